@@ -1,0 +1,117 @@
+// Every tunable of shmpi: name, default, one-line description, and the rule
+// a value must obey. Part of the job contract: the ranks parse it into their
+// Config, shmpirun validates --set NAME=VALUE before starting anything, and
+// shmpi_info lists it. Environment variable: SHMPI_<NAME in upper case>.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace shmpi::contract {
+
+enum class TunableKind : std::uint8_t {
+  Bytes,   // a byte count: decimal, optional suffix k/K, m/M, g/G (powers of 1024)
+  Choice,  // one of the words in `choices`, separated by '|'
+};
+
+struct TunableSpec {
+  const char* name;           // lower case, e.g. "eager_limit"
+  const char* default_value;  // as it would be written in the environment
+  const char* description;    // one line
+  TunableKind kind;
+  std::uint64_t min = 0;      // Bytes only: inclusive bounds
+  std::uint64_t max = 0;
+  bool power_of_two = false;  // Bytes only
+  const char* choices = "";   // Choice only
+};
+
+inline constexpr TunableSpec kTunables[] = {
+    {"inline_limit", "32",
+     "largest payload carried inside the header cache line of a ring record",
+     TunableKind::Bytes, 0, 32},
+    {"eager_limit", "4096",
+     "largest message sent eagerly as one ring record; larger ones are fragmented or use rendezvous",
+     TunableKind::Bytes, 64, 65536},
+    {"ring_size", "65536",
+     "bytes of each per-pair FIFO ring, in the receiver's segment",
+     TunableKind::Bytes, 4096, 64ull << 20, true},
+    {"max_fragment", "16384",
+     "largest fragment of a pipelined copy-in/copy-out transfer",
+     TunableKind::Bytes, 1024, 16ull << 20},
+    {"rndv_threshold", "16384",
+     "messages at or above this size use rendezvous (single copy when permitted)",
+     TunableKind::Bytes, 64, 1ull << 40},
+    {"single_copy", "cma",
+     "single-copy mechanism for rendezvous: cma (process_vm_readv) or none (pipelined fallback)",
+     TunableKind::Choice, 0, 0, false, "cma|none"},
+    {"numa_policy", "local",
+     "placement of receive segments and fragments: local to the rank's CPU, interleave, or none",
+     TunableKind::Choice, 0, 0, false, "local|interleave|none"},
+    {"wait_policy", "auto",
+     "how a blocked rank waits: spin, yield after a short spin, or auto (yield when ranks outnumber cores)",
+     TunableKind::Choice, 0, 0, false, "auto|spin|yield"},
+};
+
+inline std::span<const TunableSpec> tunables() { return kTunables; }
+
+inline const TunableSpec* find_tunable(std::string_view name) {
+  for (const TunableSpec& t : kTunables)
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+// "eager_limit" -> "SHMPI_EAGER_LIMIT"
+inline std::string tunable_env_name(std::string_view name) {
+  std::string env = "SHMPI_";
+  for (char c : name) env += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return env;
+}
+
+// Parses a byte count ("4096", "64k", "1M"). nullopt when malformed.
+inline std::optional<std::uint64_t> parse_bytes(std::string_view text) {
+  std::uint64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc{} || end == first) return std::nullopt;
+  std::uint64_t scale = 1;
+  if (end != last) {
+    switch (*end) {
+      case 'k': case 'K': scale = 1ull << 10; break;
+      case 'm': case 'M': scale = 1ull << 20; break;
+      case 'g': case 'G': scale = 1ull << 30; break;
+      default: return std::nullopt;
+    }
+    if (++end != last) return std::nullopt;
+  }
+  if (value > UINT64_MAX / scale) return std::nullopt;
+  return value * scale;
+}
+
+// Empty when `value` is valid for `spec`; otherwise the reason, one line,
+// e.g. "eager_limit=12x: not a byte count (e.g. 4096, 64k, 1M)".
+inline std::string validate_tunable(const TunableSpec& spec, std::string_view value) {
+  std::string prefix = std::string(spec.name) + "=" + std::string(value) + ": ";
+  if (spec.kind == TunableKind::Choice) {
+    std::string_view choices = spec.choices;
+    while (!choices.empty()) {
+      auto bar = choices.find('|');
+      if (choices.substr(0, bar) == value) return {};
+      if (bar == std::string_view::npos) break;
+      choices.remove_prefix(bar + 1);
+    }
+    return prefix + "must be one of " + spec.choices;
+  }
+  auto bytes = parse_bytes(value);
+  if (!bytes) return prefix + "not a byte count (e.g. 4096, 64k, 1M)";
+  if (*bytes < spec.min || *bytes > spec.max)
+    return prefix + "must be between " + std::to_string(spec.min) + " and " + std::to_string(spec.max);
+  if (spec.power_of_two && (*bytes & (*bytes - 1)) != 0) return prefix + "must be a power of two";
+  return {};
+}
+
+}  // namespace shmpi::contract
