@@ -1,0 +1,185 @@
+// Ring: a single-producer / single-consumer FIFO of variable-size records.
+//
+// Each ordered pair of ranks (s -> r) owns one ring in r's segment, so r
+// polls memory local to its NUMA node. Records start on cache-line
+// boundaries; a record is an 8-byte RecordHeader followed by its body.
+// A small message therefore travels in a single cache line, published by one
+// release store that the consumer observes with one acquire load.
+//
+// Shared words and who touches them:
+// - RecordHeader::stamp: written by the producer, read by the consumer.
+//   0 means "nothing here yet". The producer fills the header length and the
+//   body first and stores the stamp last (release); the consumer loads the
+//   stamp first (acquire) and reads the rest only if it is non-zero.
+// - Before publishing a record, the producer stores stamp 0 into the header
+//   slot right after it (the "terminator"). So whenever the consumer moves
+//   past a record, the slot it looks at next holds either the terminator or a
+//   newer record, never stale bytes of an older lap (whose payload could look
+//   like a valid stamp).
+// - RingControl::tail: written by the consumer (release) once per drained
+//   batch, read by the producer (acquire) only when the ring looks full; the
+//   producer keeps its own cached copy, and the head never leaves the
+//   producer.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace shmpi::btl {
+
+inline constexpr std::size_t kCacheLine = 64;
+
+struct alignas(kCacheLine) RingControl {
+  std::atomic<std::uint64_t> tail;  // consumer's read position (monotonic)
+  std::uint8_t pad_[kCacheLine - sizeof(std::atomic<std::uint64_t>)];
+};
+static_assert(sizeof(RingControl) == kCacheLine);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+struct RecordHeader {
+  std::uint32_t stamp;   // 0 = empty; accessed through std::atomic_ref only
+  std::uint32_t length;  // body bytes, or kWrapLength
+};
+static_assert(sizeof(RecordHeader) == 8);
+static_assert(std::atomic_ref<std::uint32_t>::is_always_lock_free);
+
+inline constexpr std::size_t kRecordHeaderBytes = sizeof(RecordHeader);
+// A wrap record tells the consumer that the producer continued at the start
+// of the ring because the next record did not fit before its end.
+inline constexpr std::uint32_t kWrapLength = 0xFFFFFFFFu;
+
+// Bytes one record with a body of `body_bytes` occupies in the ring.
+constexpr std::size_t record_bytes(std::size_t body_bytes) noexcept {
+  return (kRecordHeaderBytes + body_bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+}
+
+// The producer's view of a ring. Private to the sending process.
+class RingWriter {
+ public:
+  RingWriter() = default;
+  RingWriter(RingControl* control, std::byte* cells, std::size_t size) noexcept
+      : control_(control), cells_(cells), size_(size) {}
+
+  // Largest record body this ring accepts (a quarter of the ring, so a
+  // wrap never needs more than half of it).
+  std::size_t max_body() const noexcept { return size_ / 4 - kRecordHeaderBytes; }
+
+  // Reserves a record with a body of `body_bytes` (<= max_body()) and
+  // returns where to write the body, or nullptr while the ring is full.
+  // Nothing is visible to the consumer until commit().
+  std::byte* try_reserve(std::size_t body_bytes) noexcept {
+    const std::size_t rec = record_bytes(body_bytes);
+    const std::size_t pos = head_ & (size_ - 1);
+    const std::size_t to_end = size_ - pos;
+    const std::size_t skip = rec > to_end ? to_end : 0;
+    // The record, a possible wrap gap, and the terminator slot after it.
+    if (head_ + skip + rec + kCacheLine - cached_tail_ > size_) {
+      cached_tail_ = control_->tail.load(std::memory_order_acquire);
+      if (head_ + skip + rec + kCacheLine - cached_tail_ > size_) return nullptr;
+    }
+    if (skip != 0) publish_wrap(pos);
+    const std::size_t at = head_ & (size_ - 1);
+    terminate(head_ + rec);
+    header_at(at)->length = static_cast<std::uint32_t>(body_bytes);
+    pending_ = at;
+    pending_bytes_ = rec;
+    return cells_ + at + kRecordHeaderBytes;
+  }
+
+  // Makes the reserved record visible to the consumer.
+  void commit() noexcept {
+    publish(pending_);
+    head_ += pending_bytes_;
+  }
+
+  // Copies a record made of `head` then `body` into the ring and commits.
+  bool try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept;
+
+ private:
+  RecordHeader* header_at(std::size_t offset) const noexcept {
+    return reinterpret_cast<RecordHeader*>(cells_ + offset);
+  }
+  void publish(std::size_t offset) noexcept {
+    std::atomic_ref<std::uint32_t>(header_at(offset)->stamp).store(next_stamp_, std::memory_order_release);
+    next_stamp_ = next_stamp_ == UINT32_MAX ? 1 : next_stamp_ + 1;
+  }
+  // Stores the terminator at ring position `position` (relaxed: the release
+  // of the record before it orders this store for the consumer).
+  void terminate(std::uint64_t position) noexcept {
+    std::atomic_ref<std::uint32_t>(header_at(position & (size_ - 1))->stamp).store(0, std::memory_order_relaxed);
+  }
+  void publish_wrap(std::size_t pos) noexcept {
+    terminate(0);
+    header_at(pos)->length = kWrapLength;
+    publish(pos);
+    head_ += size_ - pos;
+  }
+
+  RingControl* control_ = nullptr;
+  std::byte* cells_ = nullptr;
+  std::size_t size_ = 0;            // power of two
+  std::uint64_t head_ = 0;          // next write position (monotonic)
+  std::uint64_t cached_tail_ = 0;   // last tail read from control_
+  std::uint32_t next_stamp_ = 1;
+  std::size_t pending_ = 0;
+  std::size_t pending_bytes_ = 0;
+};
+
+// The consumer's view of a ring. Private to the receiving process.
+class RingReader {
+ public:
+  RingReader() = default;
+  RingReader(RingControl* control, std::byte* cells, std::size_t size) noexcept
+      : control_(control), cells_(cells), size_(size) {}
+
+  // True when a record is ready to be read.
+  bool ready() const noexcept { return stamp_at(tail_) != 0; }
+
+  // Hands up to `max` records to on_record(std::span<const std::byte> body),
+  // in order, and publishes the new tail once. The body is valid only during
+  // the call. on_record must not drain this ring again.
+  template <class OnRecord>
+  std::size_t drain(OnRecord&& on_record, std::size_t max) noexcept {
+    std::size_t n = 0;
+    while (n < max) {
+      if (stamp_at(tail_) == 0) break;
+      const std::size_t pos = tail_ & (size_ - 1);
+      const std::uint32_t length = reinterpret_cast<const RecordHeader*>(cells_ + pos)->length;
+      if (length == kWrapLength) {
+        tail_ += size_ - pos;
+        continue;
+      }
+      on_record(std::span<const std::byte>(cells_ + pos + kRecordHeaderBytes, length));
+      tail_ += record_bytes(length);
+      ++n;
+    }
+    // Release: our reads of the drained records happen before the producer
+    // may overwrite them.
+    if (n != 0) control_->tail.store(tail_, std::memory_order_release);
+    return n;
+  }
+
+ private:
+  std::uint32_t stamp_at(std::uint64_t position) const noexcept {
+    auto* header = reinterpret_cast<RecordHeader*>(cells_ + (position & (size_ - 1)));
+    return std::atomic_ref<std::uint32_t>(header->stamp).load(std::memory_order_acquire);
+  }
+
+  RingControl* control_ = nullptr;
+  std::byte* cells_ = nullptr;
+  std::size_t size_ = 0;
+  std::uint64_t tail_ = 0;  // next read position (monotonic)
+};
+
+inline bool RingWriter::try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept {
+  std::byte* out = try_reserve(head.size() + body.size());
+  if (out == nullptr) return false;
+  if (!head.empty()) __builtin_memcpy(out, head.data(), head.size());
+  if (!body.empty()) __builtin_memcpy(out + head.size(), body.data(), body.size());
+  commit();
+  return true;
+}
+
+}  // namespace shmpi::btl

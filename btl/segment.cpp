@@ -1,0 +1,87 @@
+#include "btl/segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <system_error>
+#include <utility>
+
+namespace shmpi::btl {
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::system_error(errno, std::generic_category(), what);
+}
+
+std::byte* map_shared(int fd, std::size_t bytes) {
+  void* addr = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (addr == MAP_FAILED) fail("mmap of a shared segment (" + std::to_string(bytes) + " bytes)");
+  return static_cast<std::byte*>(addr);
+}
+
+// Duplicates descriptor `owner_fd` of process `owner` into this process.
+UniqueFd fd_of_process(pid_t owner, int owner_fd) {
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, owner, 0)));
+  if (pidfd) {
+    UniqueFd fd(static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd.get(), owner_fd, 0)));
+    if (fd) return fd;
+  }
+  std::string path = "/proc/" + std::to_string(owner) + "/fd/" + std::to_string(owner_fd);
+  UniqueFd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+  if (!fd) fail("cannot reach the segment of process " + std::to_string(owner) +
+                " (pidfd_getfd and " + path + " both failed)");
+  return fd;
+}
+
+}  // namespace
+
+std::size_t round_to_pages(std::size_t bytes) noexcept {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return (bytes + page - 1) / page * page;
+}
+
+Segment Segment::create(std::size_t bytes) {
+  bytes = round_to_pages(bytes);
+  UniqueFd fd(::memfd_create("shmpi-segment", MFD_CLOEXEC));
+  if (!fd) fail("memfd_create");
+  if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
+    fail("ftruncate of a " + std::to_string(bytes) + "-byte segment");
+  std::byte* data = map_shared(fd.get(), bytes);
+  return Segment(std::move(fd), data, bytes);
+}
+
+Segment Segment::attach(pid_t owner, int owner_fd, std::size_t bytes) {
+  bytes = round_to_pages(bytes);
+  UniqueFd fd = fd_of_process(owner, owner_fd);
+  std::byte* data = map_shared(fd.get(), bytes);
+  return Segment(std::move(fd), data, bytes);
+}
+
+Segment::Segment(Segment&& other) noexcept
+    : fd_(std::move(other.fd_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
+
+Segment& Segment::operator=(Segment&& other) noexcept {
+  if (this != &other) {
+    unmap();
+    fd_ = std::move(other.fd_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+Segment::~Segment() { unmap(); }
+
+void Segment::unmap() noexcept {
+  if (data_ != nullptr) ::munmap(data_, size_);
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace shmpi::btl

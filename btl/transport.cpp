@@ -1,0 +1,52 @@
+#include "btl/transport.hpp"
+
+#include <unistd.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace shmpi::btl {
+
+Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& limits)
+    : rank_(rank),
+      nranks_(nranks),
+      layout_{nranks, limits.ring_size},
+      own_(Segment::create(layout_.total_bytes())),
+      peers_(nranks),
+      writers_(nranks),
+      readers_(nranks) {
+  if (limits.ring_size < 4 * kCacheLine || (limits.ring_size & (limits.ring_size - 1)) != 0)
+    throw std::invalid_argument("ring size must be a power of two of at least 256 bytes");
+  auto* header = reinterpret_cast<SegmentHeader*>(own_.data());
+  header->magic = kSegmentMagic;
+  header->nranks = nranks;
+  header->owner_rank = rank;
+  header->ring_size = layout_.ring_size;
+  for (std::uint32_t sender = 0; sender < nranks; ++sender) {
+    readers_[sender] = RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
+                                  own_.data() + layout_.cells_offset(sender), layout_.ring_size);
+  }
+  // The ring to ourselves lives in our own segment.
+  writers_[rank] = RingWriter(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(rank)),
+                              own_.data() + layout_.cells_offset(rank), layout_.ring_size);
+}
+
+PeerAddress Transport::address() const noexcept {
+  return PeerAddress{static_cast<std::int64_t>(::getpid()), own_.fd(), own_.size()};
+}
+
+void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
+  if (peer == rank_) return;
+  Segment segment = Segment::attach(static_cast<pid_t>(address.pid), address.fd, address.bytes);
+  const auto* header = reinterpret_cast<const SegmentHeader*>(segment.data());
+  if (header->magic != kSegmentMagic || header->nranks != nranks_ || header->owner_rank != peer ||
+      header->ring_size != layout_.ring_size) {
+    throw std::runtime_error("segment of rank " + std::to_string(peer) +
+                             " does not match this job (different ring size or job size)");
+  }
+  writers_[peer] = RingWriter(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
+                              segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
+  peers_[peer] = std::move(segment);
+}
+
+}  // namespace shmpi::btl

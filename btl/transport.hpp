@@ -1,0 +1,85 @@
+// Transport: this rank's shared-memory endpoints to every rank of the job.
+//
+// It owns the rank's receive segment and the mappings of its peers'
+// segments. The ring from rank s to rank r lives in r's segment, so every
+// ring a rank polls is in its own (NUMA-local) memory. The transport knows
+// nothing of tags, communicators or requests: it moves opaque records.
+//
+// Wire-up is two-phase and the caller (the runtime) carries the addresses:
+//   Transport t(rank, size, limits);   publish t.address() ...
+//   ... after a fence: t.connect(peer, address_of_peer) for every peer.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "btl/ring.hpp"
+#include "btl/segment.hpp"
+#include "btl/segment_layout.hpp"
+
+namespace shmpi::btl {
+
+struct Limits {
+  std::size_t ring_size = 64 * 1024;  // bytes per ring, power of two
+};
+
+// What a peer needs to map this rank's segment.
+struct PeerAddress {
+  std::int64_t pid;
+  std::int32_t fd;
+  std::uint64_t bytes;
+};
+
+class Transport {
+ public:
+  Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& limits);
+
+  std::uint32_t rank() const noexcept { return rank_; }
+  std::uint32_t size() const noexcept { return nranks_; }
+  PeerAddress address() const noexcept;
+
+  // Maps `peer`'s segment and checks its header. Throws on failure.
+  void connect(std::uint32_t peer, const PeerAddress& address);
+
+  // The ring this rank writes into `peer`'s segment.
+  RingWriter& writer(std::uint32_t peer) noexcept { return writers_[peer]; }
+
+  // Drains every inbound ring once: on_record(std::uint32_t source,
+  // std::span<const std::byte> body). Returns the number of records.
+  template <class OnRecord>
+  std::size_t poll(OnRecord&& on_record) noexcept {
+    std::size_t n = 0;
+    for (std::uint32_t peer = 0; peer < nranks_; ++peer) {
+      n += readers_[peer].drain(
+          [&](std::span<const std::byte> body) { on_record(peer, body); }, kDrainBatch);
+    }
+    return n;
+  }
+
+  // Drains only the ring from `peer`.
+  template <class OnRecord>
+  std::size_t poll_one(std::uint32_t peer, OnRecord&& on_record) noexcept {
+    return readers_[peer].drain([&](std::span<const std::byte> body) { on_record(peer, body); },
+                                kDrainBatch);
+  }
+
+  // Bytes of this rank's receive segment.
+  std::size_t segment_bytes() const noexcept { return own_.size(); }
+
+ private:
+  static constexpr std::size_t kDrainBatch = 16;
+
+  std::uint32_t rank_;
+  std::uint32_t nranks_;
+  SegmentLayout layout_;
+  Segment own_;
+  std::vector<Segment> peers_;  // indexed by rank; empty for self
+  std::vector<RingWriter> writers_;
+  std::vector<RingReader> readers_;
+};
+
+}  // namespace shmpi::btl

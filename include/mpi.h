@@ -1,0 +1,198 @@
+/* shmpi: MPI-3.1 C bindings for the point-to-point subset shmpi provides.
+ *
+ * Handles are plain integers (as in MPICH), so they can be compared, stored
+ * and passed by value exactly as the standard allows. Every MPI_ function
+ * has a PMPI_ twin for profiling tools. */
+#ifndef SHMPI_MPI_H
+#define SHMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SHMPI 1
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+/* ---- handles ---------------------------------------------------------- */
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef int MPI_Group;
+typedef int MPI_Message;
+typedef int MPI_Info;
+typedef ptrdiff_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+
+typedef struct MPI_Status {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  int shmpi_count_lo;   /* bytes received, low 31 bits  */
+  int shmpi_count_hi;   /* bytes received, high bits    */
+  int shmpi_cancelled;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* ---- communicators ---------------------------------------------------- */
+#define MPI_COMM_NULL ((MPI_Comm)0)
+#define MPI_COMM_WORLD ((MPI_Comm)1)
+#define MPI_COMM_SELF ((MPI_Comm)2)
+
+/* ---- special values --------------------------------------------------- */
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG (-1)
+#define MPI_PROC_NULL (-2)
+#define MPI_ROOT (-3)
+#define MPI_UNDEFINED (-32766)
+#define MPI_TAG_UB_VALUE 0x7fffffff
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 256
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)1)
+
+/* ---- thread levels ---------------------------------------------------- */
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* ---- datatypes (values index shmpi's datatype table) ------------------ */
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_CHAR ((MPI_Datatype)1)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)2)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)3)
+#define MPI_BYTE ((MPI_Datatype)4)
+#define MPI_WCHAR ((MPI_Datatype)5)
+#define MPI_SHORT ((MPI_Datatype)6)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)7)
+#define MPI_INT ((MPI_Datatype)8)
+#define MPI_UNSIGNED ((MPI_Datatype)9)
+#define MPI_LONG ((MPI_Datatype)10)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)11)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)12)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)13)
+#define MPI_FLOAT ((MPI_Datatype)14)
+#define MPI_DOUBLE ((MPI_Datatype)15)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)16)
+#define MPI_INT8_T ((MPI_Datatype)17)
+#define MPI_INT16_T ((MPI_Datatype)18)
+#define MPI_INT32_T ((MPI_Datatype)19)
+#define MPI_INT64_T ((MPI_Datatype)20)
+#define MPI_UINT8_T ((MPI_Datatype)21)
+#define MPI_UINT16_T ((MPI_Datatype)22)
+#define MPI_UINT32_T ((MPI_Datatype)23)
+#define MPI_UINT64_T ((MPI_Datatype)24)
+#define MPI_C_BOOL ((MPI_Datatype)25)
+#define MPI_AINT ((MPI_Datatype)26)
+#define MPI_OFFSET ((MPI_Datatype)27)
+#define MPI_COUNT ((MPI_Datatype)28)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)29)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)30)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)31)
+#define MPI_PACKED ((MPI_Datatype)32)
+#define MPI_FLOAT_INT ((MPI_Datatype)33)
+#define MPI_DOUBLE_INT ((MPI_Datatype)34)
+#define MPI_LONG_INT ((MPI_Datatype)35)
+#define MPI_2INT ((MPI_Datatype)36)
+#define MPI_SHORT_INT ((MPI_Datatype)37)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)38)
+#define SHMPI_PREDEFINED_TYPES 39
+
+/* ---- reduction operations --------------------------------------------- */
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX ((MPI_Op)1)
+#define MPI_MIN ((MPI_Op)2)
+#define MPI_SUM ((MPI_Op)3)
+#define MPI_PROD ((MPI_Op)4)
+#define MPI_LAND ((MPI_Op)5)
+#define MPI_BAND ((MPI_Op)6)
+#define MPI_LOR ((MPI_Op)7)
+#define MPI_BOR ((MPI_Op)8)
+#define MPI_LXOR ((MPI_Op)9)
+#define MPI_BXOR ((MPI_Op)10)
+#define MPI_MAXLOC ((MPI_Op)11)
+#define MPI_MINLOC ((MPI_Op)12)
+#define MPI_REPLACE ((MPI_Op)13)
+
+/* ---- error handlers --------------------------------------------------- */
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)2)
+
+/* ---- error classes ---------------------------------------------------- */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_NO_MEM 20
+#define MPI_ERR_LASTCODE 21
+
+/* ---- comparison results ----------------------------------------------- */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* ---- functions -------------------------------------------------------- */
+#define SHMPI_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+SHMPI_DECLARE(int, Init, (int *argc, char ***argv))
+SHMPI_DECLARE(int, Finalize, (void))
+SHMPI_DECLARE(int, Initialized, (int *flag))
+SHMPI_DECLARE(int, Finalized, (int *flag))
+SHMPI_DECLARE(int, Abort, (MPI_Comm comm, int errorcode))
+SHMPI_DECLARE(double, Wtime, (void))
+SHMPI_DECLARE(double, Wtick, (void))
+
+SHMPI_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+
+SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm))
+SHMPI_DECLARE(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+
+SHMPI_DECLARE(int, Barrier, (MPI_Comm comm))
+
+SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+SHMPI_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))
+SHMPI_DECLARE(int, Error_class, (int errorcode, int *errorclass))
+
+#undef SHMPI_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHMPI_MPI_H */

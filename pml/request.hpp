@@ -1,0 +1,50 @@
+// Request: one send or receive in flight, owned by its caller.
+//
+// A receive request is also the matcher's PostedRecv node while it waits in
+// the posted queue; the pml static_casts between the two.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "pml/matcher.hpp"
+
+namespace shmpi::pml {
+
+// Error classes the pml reports in a Status (the runtime maps them to MPI's).
+enum class Completion : std::uint8_t {
+  Ok = 0,
+  Truncated = 1,  // the message was longer than the receive buffer
+};
+
+struct Status {
+  std::int32_t source = -1;  // sender's rank in the communicator
+  std::int32_t tag = -1;
+  Completion result = Completion::Ok;
+  std::uint64_t bytes = 0;         // bytes delivered into the buffer
+  std::uint64_t sent_bytes = 0;    // bytes the sender sent (differs on truncation)
+};
+
+enum class RequestKind : std::uint8_t { Send, Recv };
+
+struct Request : PostedRecv {
+  RequestKind kind = RequestKind::Recv;
+  bool complete = false;
+
+  // Receive: where the message goes.
+  std::byte* recv_buffer = nullptr;
+  std::size_t capacity = 0;
+
+  // Send: what goes, to whom (world rank), and how far it got.
+  const std::byte* send_buffer = nullptr;
+  std::size_t length = 0;
+  std::size_t sent = 0;  // payload bytes already in the ring
+  bool started = false;  // the first record has been pushed
+  std::uint32_t dest = 0;
+  Envelope envelope{};   // context, source (our rank in the communicator), tag
+  Request* next_send = nullptr;  // per-peer send queue link
+
+  Status status;
+};
+
+}  // namespace shmpi::pml

@@ -1,0 +1,54 @@
+// UnexpectedStore: records of messages that arrived before a matching
+// receive was posted, recycled through a free list so that steady-state
+// traffic allocates nothing (each record keeps its buffer's capacity).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "pml/matcher.hpp"
+
+namespace shmpi::pml {
+
+struct Unexpected : UnexpectedMsg {
+  std::uint32_t peer = 0;       // world rank of the sender
+  std::uint64_t length = 0;     // total message bytes
+  std::uint64_t received = 0;   // bytes that have arrived so far
+  std::vector<std::byte> data;  // payload; capacity kept across reuses
+  Unexpected* next_free = nullptr;
+
+  bool arrived() const noexcept { return received == length; }
+};
+
+class UnexpectedStore {
+ public:
+  Unexpected& acquire(std::uint32_t peer, std::uint64_t length) {
+    Unexpected* u = free_;
+    if (u != nullptr) {
+      free_ = u->next_free;
+    } else {
+      u = &records_.emplace_back();
+    }
+    u->peer = peer;
+    u->length = length;
+    u->received = 0;
+    u->data.resize(length);
+    return *u;
+  }
+
+  void release(Unexpected& u) noexcept {
+    // Give back the memory of very large messages; keep small buffers.
+    if (u.data.capacity() > kKeepCapacity) std::vector<std::byte>().swap(u.data);
+    u.next_free = free_;
+    free_ = &u;
+  }
+
+ private:
+  static constexpr std::size_t kKeepCapacity = 64 * 1024;
+  std::deque<Unexpected> records_;  // stable addresses
+  Unexpected* free_ = nullptr;
+};
+
+}  // namespace shmpi::pml

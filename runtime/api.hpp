@@ -1,0 +1,38 @@
+// Shared by the files that define MPI entry points.
+//
+// Each entry point is defined once as PMPI_<name>; MPI_<name> is a weak
+// alias of it, so a profiling tool may define MPI_<name> itself and call
+// PMPI_<name> (the MPI profiling interface).
+#pragma once
+
+#include <string>
+
+#include "mpi.h"
+#include "runtime/arg_checks.hpp"
+#include "runtime/context.hpp"
+#include "runtime/errors.hpp"
+
+#define SHMPI_PMPI_ALIAS(name) \
+  extern "C" decltype(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
+
+namespace shmpi::runtime {
+
+// The context of an initialised process; a call without one is fatal.
+inline Context& context_for(const char* call) {
+  Context* context = current_context();
+  if (context == nullptr)
+    fatal_without_context(call, was_finalized() ? "called after MPI_Finalize" : "called before MPI_Init");
+  return *context;
+}
+
+// Raises the first failed check, or returns MPI_SUCCESS.
+inline int raise_if(Context& context, const Communicator* comm, const char* call, const Check& check) {
+  if (!check) return MPI_SUCCESS;
+  return raise_error(context, comm, call, check->error_class, check->reason);
+}
+
+inline int invalid_communicator(Context& context, const char* call, MPI_Comm comm) {
+  return raise_error(context, nullptr, call, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+}
+
+}  // namespace shmpi::runtime

@@ -1,0 +1,48 @@
+#include "runtime/arg_checks.hpp"
+
+#include "runtime/datatype.hpp"
+
+namespace shmpi::runtime {
+
+Check check_count(int count) {
+  if (count < 0) return ArgError{MPI_ERR_COUNT, "negative count " + std::to_string(count)};
+  return std::nullopt;
+}
+
+Check check_buffer(const void* buffer, int count) {
+  if (buffer == nullptr && count > 0)
+    return ArgError{MPI_ERR_BUFFER, "null buffer with count " + std::to_string(count)};
+  return std::nullopt;
+}
+
+Check check_datatype(MPI_Datatype type, std::size_t& size) {
+  const DatatypeInfo* info = predefined_datatype(type);
+  if (info == nullptr) return ArgError{MPI_ERR_TYPE, "invalid datatype " + std::to_string(type)};
+  size = info->size;
+  return std::nullopt;
+}
+
+Check check_send_tag(int tag) {
+  if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+    return ArgError{MPI_ERR_TAG, "invalid tag " + std::to_string(tag) + " (must be 0.." +
+                                     std::to_string(MPI_TAG_UB_VALUE) + ")"};
+  return std::nullopt;
+}
+
+Check check_recv_tag(int tag) {
+  if (tag == MPI_ANY_TAG) return std::nullopt;
+  return check_send_tag(tag);
+}
+
+Check check_dest(int rank, const Communicator& comm) {
+  if (rank == MPI_PROC_NULL || (rank >= 0 && rank < comm.size)) return std::nullopt;
+  return ArgError{MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + " (" + comm.name + " has " +
+                                    std::to_string(comm.size) + " ranks)"};
+}
+
+Check check_source(int rank, const Communicator& comm) {
+  if (rank == MPI_ANY_SOURCE) return std::nullopt;
+  return check_dest(rank, comm);
+}
+
+}  // namespace shmpi::runtime

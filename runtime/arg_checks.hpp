@@ -1,0 +1,36 @@
+// Argument checks shared by the MPI entry points. Each returns the error
+// class and a one-line reason, or nothing when the argument is valid.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "mpi.h"
+#include "runtime/communicator.hpp"
+
+namespace shmpi::runtime {
+
+struct ArgError {
+  int error_class;
+  std::string reason;
+};
+using Check = std::optional<ArgError>;
+
+Check check_count(int count);
+Check check_buffer(const void* buffer, int count);
+// Also returns the datatype's element size through `size`.
+Check check_datatype(MPI_Datatype type, std::size_t& size);
+Check check_send_tag(int tag);
+Check check_recv_tag(int tag);  // allows MPI_ANY_TAG
+Check check_dest(int rank, const Communicator& comm);    // allows MPI_PROC_NULL
+Check check_source(int rank, const Communicator& comm);  // also MPI_ANY_SOURCE
+
+// The first failing check of a list, evaluated in order.
+inline Check first_error(std::initializer_list<Check> checks) {
+  for (const Check& c : checks)
+    if (c) return c;
+  return std::nullopt;
+}
+
+}  // namespace shmpi::runtime

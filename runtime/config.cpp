@@ -1,0 +1,52 @@
+#include "runtime/config.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "shmpi/tunables.hpp"
+
+namespace shmpi::runtime {
+namespace {
+
+using contract::TunableSpec;
+
+// The value of tunable `name`: its environment variable, else its default.
+// Throws ConfigError when the value breaks the tunable's rule.
+std::string value_of(std::string_view name) {
+  const TunableSpec* spec = contract::find_tunable(name);
+  if (spec == nullptr) throw ConfigError("internal: unknown tunable " + std::string(name));
+  const std::string env = contract::tunable_env_name(name);
+  const char* set = std::getenv(env.c_str());
+  std::string value = set != nullptr ? set : spec->default_value;
+  std::string error = contract::validate_tunable(*spec, value);
+  if (!error.empty()) throw ConfigError("invalid " + env + ": " + error);
+  return value;
+}
+
+std::size_t bytes_of(std::string_view name) {
+  return static_cast<std::size_t>(*contract::parse_bytes(value_of(name)));
+}
+
+}  // namespace
+
+Config Config::from_environment() {
+  Config c;
+  c.inline_limit = bytes_of("inline_limit");
+  c.eager_limit = bytes_of("eager_limit");
+  c.ring_size = bytes_of("ring_size");
+  c.max_fragment = bytes_of("max_fragment");
+  c.rndv_threshold = bytes_of("rndv_threshold");
+  c.single_copy = value_of("single_copy") == "cma" ? SingleCopy::Cma : SingleCopy::None;
+  const std::string numa = value_of("numa_policy");
+  c.numa_policy = numa == "local" ? NumaPolicy::Local
+                  : numa == "interleave" ? NumaPolicy::Interleave
+                                         : NumaPolicy::None;
+  const std::string wait = value_of("wait_policy");
+  c.wait_policy = wait == "spin" ? WaitMode::Spin : wait == "yield" ? WaitMode::Yield : WaitMode::Auto;
+  if (c.eager_limit + 64 > c.ring_size / 4)
+    throw ConfigError("invalid SHMPI_EAGER_LIMIT: eager_limit=" + std::to_string(c.eager_limit) +
+                      " does not fit a quarter of ring_size=" + std::to_string(c.ring_size));
+  return c;
+}
+
+}  // namespace shmpi::runtime

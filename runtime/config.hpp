@@ -1,0 +1,36 @@
+// Config: every tunable of this rank, parsed once at MPI_Init from the
+// environment (SHMPI_<NAME>, set by the user or by shmpirun --set). The
+// names, defaults and descriptions live in include/shmpi/tunables.hpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace shmpi::runtime {
+
+enum class SingleCopy : std::uint8_t { Cma, None };
+enum class NumaPolicy : std::uint8_t { Local, Interleave, None };
+enum class WaitMode : std::uint8_t { Auto, Spin, Yield };
+
+struct Config {
+  std::size_t inline_limit = 0;    // payload bytes carried in a record's first cache line
+  std::size_t eager_limit = 0;     // largest single-record message
+  std::size_t ring_size = 0;       // bytes of each per-pair ring
+  std::size_t max_fragment = 0;    // largest pipelined fragment
+  std::size_t rndv_threshold = 0;  // first size sent by rendezvous
+  SingleCopy single_copy = SingleCopy::Cma;
+  NumaPolicy numa_policy = NumaPolicy::Local;
+  WaitMode wait_policy = WaitMode::Auto;
+
+  // Reads every SHMPI_<NAME> variable (defaults where unset). Throws
+  // ConfigError whose what() is one line naming the variable and the rule.
+  static Config from_environment();
+};
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace shmpi::runtime

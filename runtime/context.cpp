@@ -1,0 +1,119 @@
+#include "runtime/context.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "runtime/collectives.hpp"
+
+namespace shmpi::runtime {
+namespace {
+
+std::unique_ptr<Context> g_context;
+bool g_initialized = false;
+bool g_finalized = false;
+
+constexpr const char* kAddressKey = "shmpi.segment";
+
+std::string encode(const btl::PeerAddress& a) {
+  return std::to_string(a.pid) + ":" + std::to_string(a.fd) + ":" + std::to_string(a.bytes);
+}
+
+btl::PeerAddress decode(const std::string& text) {
+  btl::PeerAddress a{};
+  long long pid = 0;
+  int fd = 0;
+  unsigned long long bytes = 0;
+  if (std::sscanf(text.c_str(), "%lld:%d:%llu", &pid, &fd, &bytes) != 3)
+    throw WireUpError("malformed segment address '" + text + "' from a peer");
+  a.pid = pid;
+  a.fd = fd;
+  a.bytes = bytes;
+  return a;
+}
+
+}  // namespace
+
+pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& store) {
+  bool yield = config.wait_policy == WaitMode::Yield;
+  if (config.wait_policy == WaitMode::Auto) {
+    // Ranks outnumber cores: a spinning waiter would starve the rank it
+    // waits for. (A bound rank sees one core; count the node's instead.)
+    const auto online = static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
+    yield = store.local_size() > online;
+  }
+  return pml::WaitPolicy{yield ? 0u : (1u << 14)};
+}
+
+Context::Context(std::unique_ptr<KvStore> store)
+    : config_(Config::from_environment()),
+      store_(std::move(store)),
+      transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size}),
+      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment},
+           wait_policy_for(config_, *store_)),
+      status_(store_->rank(), store_->size()) {
+  wire_up();
+  const std::uint32_t n = size();
+  Communicator world;
+  world.context = 0;
+  world.rank = static_cast<std::int32_t>(rank());
+  world.size = static_cast<std::int32_t>(n);
+  for (std::uint32_t r = 0; r < n; ++r) world.world_ranks.push_back(r);
+  world.name = "MPI_COMM_WORLD";
+  Communicator self;
+  self.context = 2;
+  self.rank = 0;
+  self.size = 1;
+  self.world_ranks = {rank()};
+  self.name = "MPI_COMM_SELF";
+  communicators_.resize(3);
+  communicators_[MPI_COMM_WORLD] = std::move(world);
+  communicators_[MPI_COMM_SELF] = std::move(self);
+}
+
+void Context::wire_up() {
+  store_->put(kAddressKey, encode(transport_.address()));
+  store_->fence();
+  for (std::uint32_t peer = 0; peer < size(); ++peer) {
+    if (peer == rank()) continue;
+    transport_.connect(peer, decode(store_->get(peer, kAddressKey)));
+  }
+}
+
+Communicator* Context::communicator(MPI_Comm handle) noexcept {
+  if (handle <= MPI_COMM_NULL || static_cast<std::size_t>(handle) >= communicators_.size()) return nullptr;
+  auto& slot = communicators_[static_cast<std::size_t>(handle)];
+  return slot ? &*slot : nullptr;
+}
+
+void Context::wait(pml::Request& request, const BlockedCall& call) noexcept {
+  if (request.complete) return;
+  status_.blocked(call, 0);
+  pml_.wait(request);
+  status_.unblocked();
+}
+
+void Context::finalize() {
+  barrier(*this, *communicator(MPI_COMM_WORLD));
+  status_.finalized();
+  store_->finalize();
+}
+
+Context* current_context() noexcept { return g_context.get(); }
+
+void set_current_context(std::unique_ptr<Context> context) noexcept {
+  g_context = std::move(context);
+  g_initialized = true;
+}
+
+std::unique_ptr<Context> take_current_context() noexcept {
+  g_finalized = true;
+  return std::move(g_context);
+}
+
+bool was_initialized() noexcept { return g_initialized; }
+bool was_finalized() noexcept { return g_finalized; }
+
+}  // namespace shmpi::runtime

@@ -1,0 +1,70 @@
+// Context: everything one MPI process holds between MPI_Init and
+// MPI_Finalize. It is the one mutable global the C API needs; everything
+// below it (pml, btl) takes its state by reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "btl/transport.hpp"
+#include "mpi.h"
+#include "pml/pml.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/config.hpp"
+#include "runtime/kv_store.hpp"
+#include "runtime/status_page.hpp"
+
+namespace shmpi::runtime {
+
+class Context {
+ public:
+  // Wires this process up with its launcher and peers. Throws ConfigError
+  // or WireUpError (one line for the user) or std::system_error.
+  explicit Context(std::unique_ptr<KvStore> store);
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  std::uint32_t rank() const noexcept { return transport_.rank(); }
+  std::uint32_t size() const noexcept { return transport_.size(); }
+  const Config& config() const noexcept { return config_; }
+  pml::Pml& pml() noexcept { return pml_; }
+  KvStore& store() noexcept { return *store_; }
+  StatusPage& status() noexcept { return status_; }
+
+  // The communicator behind `handle`, or nullptr if it names none.
+  Communicator* communicator(MPI_Comm handle) noexcept;
+
+  // Runs `request` to completion, telling the status page what we wait for
+  // if it does not complete at once.
+  void wait(pml::Request& request, const BlockedCall& call) noexcept;
+
+  // Completes outstanding sends, synchronises with every rank, and tells
+  // the launcher we are done.
+  void finalize();
+
+ private:
+  static pml::WaitPolicy wait_policy_for(const Config& config, const KvStore& store);
+  void wire_up();
+
+  Config config_;
+  std::unique_ptr<KvStore> store_;
+  btl::Transport transport_;
+  pml::Pml pml_;
+  StatusPage status_;
+  std::vector<std::optional<Communicator>> communicators_;  // indexed by MPI_Comm
+};
+
+// The process's context: nullptr before MPI_Init and after MPI_Finalize.
+Context* current_context() noexcept;
+void set_current_context(std::unique_ptr<Context> context) noexcept;
+std::unique_ptr<Context> take_current_context() noexcept;
+
+// Whether MPI_Init / MPI_Finalize have completed (for MPI_Initialized and
+// MPI_Finalized, which may be called at any time).
+bool was_initialized() noexcept;
+bool was_finalized() noexcept;
+
+}  // namespace shmpi::runtime

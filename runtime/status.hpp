@@ -1,0 +1,39 @@
+// Conversions between the pml's Status and MPI_Status.
+#pragma once
+
+#include <cstdint>
+
+#include "mpi.h"
+#include "pml/request.hpp"
+
+namespace shmpi::runtime {
+
+inline void set_status_bytes(MPI_Status& s, std::uint64_t bytes) noexcept {
+  s.shmpi_count_lo = static_cast<int>(bytes & 0x7fffffffu);
+  s.shmpi_count_hi = static_cast<int>(bytes >> 31);
+}
+
+inline std::uint64_t status_bytes(const MPI_Status& s) noexcept {
+  return (static_cast<std::uint64_t>(s.shmpi_count_hi) << 31) | static_cast<std::uint64_t>(s.shmpi_count_lo);
+}
+
+inline void fill_status(MPI_Status* s, const pml::Status& from, int error) noexcept {
+  if (s == MPI_STATUS_IGNORE) return;
+  s->MPI_SOURCE = from.source;
+  s->MPI_TAG = from.tag;
+  s->MPI_ERROR = error;
+  s->shmpi_cancelled = 0;
+  set_status_bytes(*s, from.bytes);
+}
+
+// The status of a receive from MPI_PROC_NULL.
+inline void fill_null_status(MPI_Status* s) noexcept {
+  if (s == MPI_STATUS_IGNORE) return;
+  s->MPI_SOURCE = MPI_PROC_NULL;
+  s->MPI_TAG = MPI_ANY_TAG;
+  s->MPI_ERROR = MPI_SUCCESS;
+  s->shmpi_cancelled = 0;
+  set_status_bytes(*s, 0);
+}
+
+}  // namespace shmpi::runtime
