@@ -1,0 +1,117 @@
+#include "pml/match_bins.hpp"
+
+#include <algorithm>
+
+namespace shmpi::pml::detail {
+
+BinTable::BinTable()
+    : slots_(std::make_unique<Slot[]>(kMinSlots)),
+      mask_(kMinSlots - 1),
+      limit_(kMinSlots / 2) {}
+
+BinTable::~BinTable() {
+  // Nodes belong to the pml, not to us: leave none pointing into freed bins.
+  for (auto& chunk : chunks_) {
+    for (std::size_t i = 0; i < kBinsPerChunk; ++i) {
+      Bin& bin = chunk[i];
+      if (!bin.in_table) continue;
+      while (!bin.empty()) unlink(*bin.head.next);
+    }
+  }
+}
+
+Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
+  const std::uint64_t hi = pack(key);
+  const auto tag = static_cast<std::uint32_t>(key.tag);
+  std::size_t i = hash(hi, tag) & mask_;
+  for (;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.bin == nullptr) break;
+    if (s.hi == hi && s.tag == tag) return *s.bin;
+  }
+  Bin* bin = free_;  // has_room(1) guarantees one
+  free_ = bin->next_free;
+  --free_count_;
+  bin->next_free = nullptr;
+  bin->key = key;
+  bin->head.prev = &bin->head;
+  bin->head.next = &bin->head;
+  bin->in_table = true;
+  slots_[i] = Slot{hi, tag, bin};
+  ++used_;
+  return *bin;
+}
+
+void BinTable::place(Bin& bin) noexcept {
+  const std::uint64_t hi = pack(bin.key);
+  const auto tag = static_cast<std::uint32_t>(bin.key.tag);
+  std::size_t i = hash(hi, tag) & mask_;
+  while (slots_[i].bin != nullptr) i = (i + 1) & mask_;
+  slots_[i] = Slot{hi, tag, &bin};
+  ++used_;
+}
+
+// Bounded memory without per-message churn. Empty bins are kept in the table
+// as a cache: a ping-pong on one tag re-finds its bin and never inserts. When
+// inserting would push the table past half full, we sweep instead of growing
+// blindly: every empty bin goes back to the free list, the live ones are
+// re-placed, and the slot array only grows if live bins would still fill more
+// than a quarter of it. So a sweep of C slots happens at most once per C/4
+// insertions (O(1) amortised), the slot array is at most ~8x the peak number
+// of non-empty bins (plus kMinSlots), and the pool never exceeds the peak
+// number of bins in the table. An application that uses a new tag every
+// iteration therefore cycles the same few bins forever, allocation-free.
+void BinTable::make_room(std::size_t n) {
+  if (used_ + n > limit_) rebuild(n);
+  while (free_count_ < n) add_chunk();
+}
+
+void BinTable::rebuild(std::size_t extra) {
+  std::size_t live = 0;
+  for (auto& chunk : chunks_) {
+    for (std::size_t i = 0; i < kBinsPerChunk; ++i) {
+      if (chunk[i].in_table && !chunk[i].empty()) ++live;
+    }
+  }
+  std::size_t slots = slot_count();
+  while ((live + extra) * 4 > slots) slots *= 2;
+  std::unique_ptr<Slot[]> fresh;
+  if (slots != slot_count()) fresh = std::make_unique<Slot[]>(slots);  // may throw
+  // Nothing above changed any state; commit.
+  if (fresh) {
+    slots_ = std::move(fresh);
+    mask_ = slots - 1;
+    limit_ = slots / 2;
+  } else {
+    std::fill_n(slots_.get(), slots, Slot{});
+  }
+  used_ = 0;
+  for (auto& chunk : chunks_) {
+    for (std::size_t i = 0; i < kBinsPerChunk; ++i) {
+      Bin& bin = chunk[i];
+      if (!bin.in_table) continue;
+      if (bin.empty()) {
+        bin.in_table = false;
+        bin.next_free = free_;
+        free_ = &bin;
+        ++free_count_;
+      } else {
+        place(bin);
+      }
+    }
+  }
+}
+
+void BinTable::add_chunk() {
+  chunks_.reserve(chunks_.size() + 1);  // so push_back below cannot throw
+  auto chunk = std::make_unique<Bin[]>(kBinsPerChunk);
+  Bin* bins = chunk.get();
+  chunks_.push_back(std::move(chunk));
+  for (std::size_t i = 0; i < kBinsPerChunk; ++i) {
+    bins[i].next_free = free_;
+    free_ = &bins[i];
+  }
+  free_count_ += kBinsPerChunk;
+}
+
+}  // namespace shmpi::pml::detail
