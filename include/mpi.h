@@ -58,6 +58,9 @@ typedef struct MPI_Status {
 #define MPI_MAX_ERROR_STRING 256
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_REQUEST_NULL ((MPI_Request)0)
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
+#define MPI_BSEND_OVERHEAD 64
 #define MPI_INFO_NULL ((MPI_Info)0)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
@@ -166,28 +169,111 @@ typedef struct MPI_Status {
 /* ---- functions -------------------------------------------------------- */
 #define SHMPI_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
 
+/* Environment */
 SHMPI_DECLARE(int, Init, (int *argc, char ***argv))
+SHMPI_DECLARE(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
 SHMPI_DECLARE(int, Finalize, (void))
 SHMPI_DECLARE(int, Initialized, (int *flag))
 SHMPI_DECLARE(int, Finalized, (int *flag))
+SHMPI_DECLARE(int, Query_thread, (int *provided))
+SHMPI_DECLARE(int, Is_thread_main, (int *flag))
 SHMPI_DECLARE(int, Abort, (MPI_Comm comm, int errorcode))
+SHMPI_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+SHMPI_DECLARE(int, Get_version, (int *version, int *subversion))
+SHMPI_DECLARE(int, Get_library_version, (char *version, int *resultlen))
 SHMPI_DECLARE(double, Wtime, (void))
 SHMPI_DECLARE(double, Wtick, (void))
 
-SHMPI_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
-SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
-
-SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm))
-SHMPI_DECLARE(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                          MPI_Comm comm, MPI_Status *status))
-SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
-
-SHMPI_DECLARE(int, Barrier, (MPI_Comm comm))
-
-SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+/* Errors */
 SHMPI_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))
 SHMPI_DECLARE(int, Error_class, (int errorcode, int *errorclass))
+SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+/* Communicators */
+SHMPI_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_free, (MPI_Comm *comm))
+SHMPI_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+
+/* Datatypes */
+SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+SHMPI_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+
+/* Blocking point-to-point */
+SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm))
+SHMPI_DECLARE(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm))
+SHMPI_DECLARE(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm))
+SHMPI_DECLARE(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm))
+SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
+SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                              int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag, MPI_Comm comm,
+                                      MPI_Status *status))
+SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+
+/* Nonblocking point-to-point and completion */
+SHMPI_DECLARE(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
+SHMPI_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+SHMPI_DECLARE(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+SHMPI_DECLARE(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                              int array_of_indices[], MPI_Status array_of_statuses[]))
+SHMPI_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
+                             MPI_Status array_of_statuses[]))
+SHMPI_DECLARE(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
+                             MPI_Status *status))
+SHMPI_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                              int array_of_indices[], MPI_Status array_of_statuses[]))
+SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
+SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
+SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+
+/* Probe */
+SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
+                            MPI_Status *status))
+SHMPI_DECLARE(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                             MPI_Status *status))
+SHMPI_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                           MPI_Status *status))
+SHMPI_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                            MPI_Request *request))
+
+/* Collectives */
+SHMPI_DECLARE(int, Barrier, (MPI_Comm comm))
+SHMPI_DECLARE(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm))
 
 #undef SHMPI_DECLARE
 

@@ -82,9 +82,9 @@ class Pml {
   btl::Transport& transport_;
   ProtocolLimits limits_;
   WaitPolicy wait_;
+  UnexpectedStore store_;  // owns the nodes of unexpected_: declared first, destroyed last
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
-  UnexpectedStore store_;
   std::vector<Incoming> incoming_;    // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
   std::uint32_t queued_sends_ = 0;

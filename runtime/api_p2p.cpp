@@ -25,7 +25,7 @@ extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int 
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   std::size_t element = 0;
   if (int rc = raise_if(context, c, kCall,
-                        first_error({check_count(count), check_datatype(datatype, element),
+                        first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),
                                      check_buffer(buf, count), check_send_tag(tag), check_dest(dest, *c)})))
     return rc;
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -45,7 +45,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   std::size_t element = 0;
   if (int rc = raise_if(context, c, kCall,
-                        first_error({check_count(count), check_datatype(datatype, element),
+                        first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),
                                      check_buffer(buf, count), check_recv_tag(tag), check_source(source, *c)})))
     return rc;
   if (source == MPI_PROC_NULL) {
@@ -69,7 +69,7 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, i
   constexpr const char* kCall = "MPI_Get_count";
   Context& context = context_for(kCall);
   std::size_t element = 0;
-  if (int rc = raise_if(context, nullptr, kCall, check_datatype(datatype, element))) return rc;
+  if (int rc = raise_if(context, nullptr, kCall, check_datatype(context.datatypes(), datatype, element))) return rc;
   if (status == nullptr || count == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null status or count pointer");
   const std::uint64_t bytes = status_bytes(*status);

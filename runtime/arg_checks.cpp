@@ -1,6 +1,5 @@
 #include "runtime/arg_checks.hpp"
 
-#include "runtime/datatype.hpp"
 
 namespace shmpi::runtime {
 
@@ -15,9 +14,11 @@ Check check_buffer(const void* buffer, int count) {
   return std::nullopt;
 }
 
-Check check_datatype(MPI_Datatype type, std::size_t& size) {
-  const DatatypeInfo* info = predefined_datatype(type);
+Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size) {
+  const DatatypeInfo* info = types.find(type);
   if (info == nullptr) return ArgError{MPI_ERR_TYPE, "invalid datatype " + std::to_string(type)};
+  if (!info->committed)
+    return ArgError{MPI_ERR_TYPE, "datatype " + std::to_string(type) + " is not committed (call MPI_Type_commit)"};
   size = info->size;
   return std::nullopt;
 }

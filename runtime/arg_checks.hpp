@@ -8,6 +8,7 @@
 
 #include "mpi.h"
 #include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
 
 namespace shmpi::runtime {
 
@@ -19,8 +20,9 @@ using Check = std::optional<ArgError>;
 
 Check check_count(int count);
 Check check_buffer(const void* buffer, int count);
-// Also returns the datatype's element size through `size`.
-Check check_datatype(MPI_Datatype type, std::size_t& size);
+// A usable (predefined or committed) datatype; also returns its element
+// size through `size`.
+Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size);
 Check check_send_tag(int tag);
 Check check_recv_tag(int tag);  // allows MPI_ANY_TAG
 Check check_dest(int rank, const Communicator& comm);    // allows MPI_PROC_NULL

@@ -53,24 +53,9 @@ Context::Context(std::unique_ptr<KvStore> store)
       transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size}),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment},
            wait_policy_for(config_, *store_)),
-      status_(store_->rank(), store_->size()) {
+      status_(store_->rank(), store_->size()),
+      communicators_(store_->rank(), store_->size()) {
   wire_up();
-  const std::uint32_t n = size();
-  Communicator world;
-  world.context = 0;
-  world.rank = static_cast<std::int32_t>(rank());
-  world.size = static_cast<std::int32_t>(n);
-  for (std::uint32_t r = 0; r < n; ++r) world.world_ranks.push_back(r);
-  world.name = "MPI_COMM_WORLD";
-  Communicator self;
-  self.context = 2;
-  self.rank = 0;
-  self.size = 1;
-  self.world_ranks = {rank()};
-  self.name = "MPI_COMM_SELF";
-  communicators_.resize(3);
-  communicators_[MPI_COMM_WORLD] = std::move(world);
-  communicators_[MPI_COMM_SELF] = std::move(self);
 }
 
 void Context::wire_up() {
@@ -80,12 +65,6 @@ void Context::wire_up() {
     if (peer == rank()) continue;
     transport_.connect(peer, decode(store_->get(peer, kAddressKey)));
   }
-}
-
-Communicator* Context::communicator(MPI_Comm handle) noexcept {
-  if (handle <= MPI_COMM_NULL || static_cast<std::size_t>(handle) >= communicators_.size()) return nullptr;
-  auto& slot = communicators_[static_cast<std::size_t>(handle)];
-  return slot ? &*slot : nullptr;
 }
 
 void Context::wait(pml::Request& request, const BlockedCall& call) noexcept {

@@ -13,7 +13,9 @@
 #include "mpi.h"
 #include "pml/pml.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/communicator_table.hpp"
 #include "runtime/config.hpp"
+#include "runtime/datatype.hpp"
 #include "runtime/kv_store.hpp"
 #include "runtime/status_page.hpp"
 
@@ -35,7 +37,9 @@ class Context {
   StatusPage& status() noexcept { return status_; }
 
   // The communicator behind `handle`, or nullptr if it names none.
-  Communicator* communicator(MPI_Comm handle) noexcept;
+  Communicator* communicator(MPI_Comm handle) noexcept { return communicators_.find(handle); }
+  CommunicatorTable& communicators() noexcept { return communicators_; }
+  DatatypeTable& datatypes() noexcept { return datatypes_; }
 
   // Runs `request` to completion, telling the status page what we wait for
   // if it does not complete at once.
@@ -54,7 +58,8 @@ class Context {
   btl::Transport transport_;
   pml::Pml pml_;
   StatusPage status_;
-  std::vector<std::optional<Communicator>> communicators_;  // indexed by MPI_Comm
+  CommunicatorTable communicators_;
+  DatatypeTable datatypes_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

@@ -26,7 +26,7 @@ struct Entry {
   DatatypeInfo info;
 };
 
-#define SHMPI_TYPE(handle, type) Entry{handle, {sizeof(type), #handle}}
+#define SHMPI_TYPE(handle, type) Entry{handle, {sizeof(type), #handle, handle}}
 constexpr Entry kEntries[] = {
     Entry{MPI_DATATYPE_NULL, {0, "MPI_DATATYPE_NULL"}},
     SHMPI_TYPE(MPI_CHAR, char),

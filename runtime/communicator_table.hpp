@@ -1,0 +1,48 @@
+// CommunicatorTable: the communicators of this process, by MPI_Comm handle,
+// and the allocation of context ids.
+//
+// Context ids: every communicator uses two (context for user messages,
+// context + 1 for internal collectives). MPI_COMM_WORLD has 0, MPI_COMM_SELF
+// has 2. A new communicator takes the largest next_context() of its members
+// (agreed by an allreduce over the parent), so no member uses it already;
+// then each member calls reserve_context() with it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "mpi.h"
+#include "runtime/communicator.hpp"
+
+namespace shmpi::runtime {
+
+class CommunicatorTable {
+ public:
+  CommunicatorTable(std::uint32_t world_rank, std::uint32_t world_size);
+
+  // The communicator behind `handle`, or nullptr if it names none.
+  Communicator* find(MPI_Comm handle) noexcept {
+    if (handle <= MPI_COMM_NULL || static_cast<std::size_t>(handle) >= slots_.size()) return nullptr;
+    auto& slot = slots_[static_cast<std::size_t>(handle)];
+    return slot ? &*slot : nullptr;
+  }
+
+  // Adds `comm` and returns its new handle (reusing freed ones).
+  MPI_Comm add(Communicator comm);
+  // Frees `handle`; false for the predefined communicators or unknown ones.
+  bool free(MPI_Comm handle) noexcept;
+
+  // The smallest context id this process has never used.
+  std::uint32_t next_context() const noexcept { return next_context_; }
+  // Marks `context` and `context + 1` as used.
+  void reserve_context(std::uint32_t context) noexcept {
+    if (context + 2 > next_context_) next_context_ = context + 2;
+  }
+
+ private:
+  std::vector<std::optional<Communicator>> slots_;  // index = handle; 0 = MPI_COMM_NULL
+  std::uint32_t next_context_ = 4;
+};
+
+}  // namespace shmpi::runtime
