@@ -1,0 +1,56 @@
+#include "launch_plan.hpp"
+
+#include <algorithm>
+
+#include <shmpi/tunables.hpp>
+
+#include "launch_error.hpp"
+
+namespace shmpi::launcher {
+namespace {
+
+void check_ranks_fit(const Options& options, int ranks, std::size_t cpus) {
+  if (static_cast<std::size_t>(ranks) <= cpus || options.oversubscribe) return;
+  throw usage_error(std::to_string(ranks) + " ranks but only " + std::to_string(cpus) +
+                    " CPUs are available; add --oversubscribe to run more ranks than CPUs");
+}
+
+}  // namespace
+
+LaunchPlan prepare_launch(Options options, std::span<const std::string> environment) {
+  LaunchPlan plan;
+  plan.program_path = resolve_program(options.command.front());
+  check_environment_tunables(environment);
+  plan.topology = read_topology();
+  plan.ranks = options.ranks > 0 ? options.ranks : static_cast<int>(plan.topology.cpus.size());
+  check_ranks_fit(options, plan.ranks, plan.topology.cpus.size());
+  std::string ring_size = effective_tunable("ring_size", options.tunables, environment);
+  check_memory(plan.ranks, contract::parse_bytes(ring_size).value_or(0));
+  if (!options.output_dir.empty()) plan.files = open_output_files(options.output_dir, plan.ranks);
+
+  plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);
+  RankEnvInputs inputs{options.tunables, options.exports,
+                       plan.placement.oversubscribed || plan.placement.shared_cores};
+  plan.rank_env = rank_environment(environment, inputs);
+  plan.options = std::move(options);
+  return plan;
+}
+
+std::string binding_line(const std::string& prefix, int rank, const RankBinding& binding,
+                         const Topology& topology) {
+  std::string line = prefix + " MCW rank " + std::to_string(rank);
+  if (binding.cpus.empty()) return line + " is not bound (or bound to all available processors)";
+  std::string cpus = format_cpu_list(binding.cpus);
+  line += binding.cpus.size() == 1 ? " bound to CPU " : " bound to CPUs ";
+  line += cpus + " (NUMA node " + std::to_string(binding.numa) + "): [";
+  std::vector<int> all = topology.cpus;
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i != 0) line += '/';
+    bool bound = std::find(binding.cpus.begin(), binding.cpus.end(), all[i]) != binding.cpus.end();
+    line += bound ? 'B' : '.';
+  }
+  return line + "]";
+}
+
+}  // namespace shmpi::launcher

@@ -1,0 +1,194 @@
+#include "pmix_server.hpp"
+
+#include <pmix.h>
+#include <pmix_server.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "launch_error.hpp"
+#include "pmix_info_list.hpp"
+
+namespace shmpi::launcher {
+namespace {
+
+// ---- upcalls: PMIx's progress thread; push an event and return at once ----
+// `server_object` is the ServerEvents* given to PMIx_server_register_client.
+
+ServerEvents* events_of(void* server_object) { return static_cast<ServerEvents*>(server_object); }
+
+pmix_status_t on_connected(const pmix_proc_t* proc, void* server_object, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata) {
+  if (server_object != nullptr)
+    events_of(server_object)->push({ServerEvent::Kind::Connected, static_cast<int>(proc->rank), 0, {}});
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t on_finalized(const pmix_proc_t* proc, void* server_object, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata) {
+  // Pushed before the client is released, so before it can exit.
+  if (server_object != nullptr)
+    events_of(server_object)->push({ServerEvent::Kind::Finalized, static_cast<int>(proc->rank), 0, {}});
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t on_abort(const pmix_proc_t* proc, void* server_object, int status, const char msg[],
+                       pmix_proc_t[], size_t, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  // Whatever `procs` says, MPI_Abort semantics stop the whole job.
+  if (server_object != nullptr)
+    events_of(server_object)->push({ServerEvent::Kind::Aborted, static_cast<int>(proc->rank), status,
+                                    msg != nullptr ? msg : ""});
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  return PMIX_SUCCESS;
+}
+
+// Every participant is local (one node): the collected data is already the
+// whole job's, so hand it straight back. libpmix does not even call this
+// when all procs are local (DESIGN.md facts); it is here for completeness.
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                       size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+  return PMIX_SUCCESS;
+}
+
+// Waits in the main thread for a PMIx operation's completion callback.
+struct OpWaiter {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  pmix_status_t status = PMIX_SUCCESS;
+
+  static void complete(pmix_status_t status, void* cbdata) {
+    auto* self = static_cast<OpWaiter*>(cbdata);
+    std::lock_guard lock(self->mutex);
+    self->status = status;
+    self->done = true;
+    self->done_cv.notify_one();
+  }
+  // `rc` is what the non-blocking call returned.
+  pmix_status_t wait(pmix_status_t rc) {
+    if (rc == PMIX_OPERATION_SUCCEEDED) return PMIX_SUCCESS;
+    if (rc != PMIX_SUCCESS) return rc;
+    std::unique_lock lock(mutex);
+    done_cv.wait(lock, [this] { return done; });
+    return status;
+  }
+};
+
+void check(pmix_status_t rc, const std::string& what) {
+  if (rc != PMIX_SUCCESS) throw LaunchError(what + " failed: " + PMIx_Error_string(rc), kExitInternal);
+}
+
+pmix_server_module_t make_module() {
+  pmix_server_module_t module;
+  std::memset(&module, 0, sizeof module);
+  module.client_connected = on_connected;
+  module.client_finalized = on_finalized;
+  module.abort = on_abort;
+  module.fence_nb = on_fence;
+  return module;
+}
+
+pmix_server_module_t g_module = make_module();  // libpmix keeps the pointer; immutable
+
+}  // namespace
+
+std::string local_peers(int size) {
+  std::string peers;
+  for (int r = 0; r < size; ++r) {
+    if (r != 0) peers += ',';
+    peers += std::to_string(r);
+  }
+  return peers;
+}
+
+PmixServer::PmixServer(const std::string& tmpdir, ServerEvents& events) : events_(events) {
+  InfoList info;
+  info.add(PMIX_SERVER_TMPDIR, tmpdir)
+      .add(PMIX_SYSTEM_TMPDIR, tmpdir)
+      .add_bool(PMIX_SERVER_TOOL_SUPPORT, false)
+      .add_bool(PMIX_SERVER_SYSTEM_SUPPORT, false);
+  InfoArray array;
+  info.convert(array);
+  check(PMIx_server_init(&g_module, array.data(), array.size()), "PMIx_server_init");
+}
+
+PmixServer::~PmixServer() { PMIx_server_finalize(); }
+
+namespace {
+
+void add_rank_data(InfoList& job, const JobLayout& layout, int rank) {
+  InfoList proc;
+  proc.add_rank(PMIX_RANK, static_cast<pmix_rank_t>(rank))
+      .add_rank(PMIX_GLOBAL_RANK, static_cast<pmix_rank_t>(rank))
+      .add_u16(PMIX_LOCAL_RANK, static_cast<std::uint16_t>(rank))
+      .add_u16(PMIX_NODE_RANK, static_cast<std::uint16_t>(rank))
+      .add_u32(PMIX_APPNUM, 0)
+      .add_u32(PMIX_NODEID, 0)
+      .add(PMIX_HOSTNAME, layout.hostname);
+  const std::string& cpuset = layout.cpusets[static_cast<std::size_t>(rank)];
+  if (!cpuset.empty()) proc.add(PMIX_CPUSET, cpuset);
+  job.add_array(PMIX_PROC_DATA, proc);
+}
+
+}  // namespace
+
+void PmixServer::register_job(const JobLayout& layout) {
+  nspace_ = layout.nspace;
+  auto size = static_cast<std::uint32_t>(layout.size());
+  InfoList job;
+  job.add_u32(PMIX_UNIV_SIZE, size)
+      .add_u32(PMIX_JOB_SIZE, size)
+      .add_u32(PMIX_LOCAL_SIZE, size)
+      .add_u32(PMIX_NODE_SIZE, size)
+      .add_u32(PMIX_MAX_PROCS, size)
+      .add_u32(PMIX_NUM_NODES, 1)
+      .add_u32(PMIX_JOB_NUM_APPS, 1)
+      .add(PMIX_LOCAL_PEERS, local_peers(layout.size()))
+      .add(PMIX_HOSTNAME, layout.hostname)
+      .add_u32(PMIX_NODEID, 0)
+      .add(PMIX_JOBID, layout.nspace);
+  for (int rank = 0; rank < layout.size(); ++rank) add_rank_data(job, layout, rank);
+  InfoArray array;
+  job.convert(array);
+
+  pmix_nspace_t nspace;
+  PMIX_LOAD_NSPACE(nspace, layout.nspace.c_str());
+  OpWaiter registered;
+  check(registered.wait(PMIx_server_register_nspace(nspace, layout.size(), array.data(), array.size(),
+                                                    OpWaiter::complete, &registered)),
+        "PMIx_server_register_nspace");
+  for (int rank = 0; rank < layout.size(); ++rank) {
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, nspace, static_cast<pmix_rank_t>(rank));
+    OpWaiter client;
+    check(client.wait(PMIx_server_register_client(&proc, ::getuid(), ::getgid(), &events_,
+                                                  OpWaiter::complete, &client)),
+          "PMIx_server_register_client");
+  }
+}
+
+std::vector<std::string> PmixServer::client_env(int rank, const std::vector<std::string>& base) const {
+  // PMIx reallocs the array: it must be a malloc'd, NULL-terminated copy.
+  auto** env = static_cast<char**>(std::calloc(base.size() + 1, sizeof(char*)));
+  if (env == nullptr) throw std::bad_alloc();
+  for (std::size_t i = 0; i < base.size(); ++i) env[i] = ::strdup(base[i].c_str());
+  pmix_proc_t proc;
+  PMIX_LOAD_PROCID(&proc, nspace_.c_str(), static_cast<pmix_rank_t>(rank));
+  pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
+  std::vector<std::string> result;
+  for (char** entry = env; entry != nullptr && *entry != nullptr; ++entry) {
+    if (rc == PMIX_SUCCESS) result.emplace_back(*entry);
+    std::free(*entry);
+  }
+  std::free(env);
+  check(rc, "PMIx_server_setup_fork");
+  return result;
+}
+
+}  // namespace shmpi::launcher

@@ -1,0 +1,127 @@
+#include "preflight.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+
+#include <shmpi/tunables.hpp>
+
+#include "launch_error.hpp"
+
+namespace shmpi::launcher {
+namespace {
+
+// 0 when `path` is an executable regular file, else an errno value.
+int check_executable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno;
+  if (S_ISDIR(st.st_mode)) return EISDIR;
+  if (!S_ISREG(st.st_mode) || ::access(path.c_str(), X_OK) != 0) return EACCES;
+  return 0;
+}
+
+std::string format_mib(std::uint64_t bytes) {
+  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+}  // namespace
+
+std::string resolve_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) {
+    int error = check_executable(program);
+    if (error == ENOENT) throw usage_error(program + ": no such file");
+    if (error == EACCES) throw usage_error(program + ": not an executable file");
+    if (error != 0) throw usage_error(program + ": " + std::strerror(error));
+    return program;
+  }
+  const char* env_path = std::getenv("PATH");
+  std::string_view path = env_path != nullptr ? env_path : "/usr/local/bin:/usr/bin:/bin";
+  bool found_unusable = false;
+  while (true) {
+    std::string_view dir = path.substr(0, path.find(':'));
+    std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + program;
+    int error = check_executable(candidate);
+    if (error == 0) return candidate;
+    found_unusable = found_unusable || error == EACCES;
+    if (dir.size() == path.size()) break;
+    path.remove_prefix(dir.size() + 1);
+  }
+  throw usage_error(program + (found_unusable ? ": found in PATH but not executable" : ": command not found"));
+}
+
+void check_environment_tunables(std::span<const std::string> environment) {
+  for (const contract::TunableSpec& spec : contract::tunables()) {
+    std::string prefix = contract::tunable_env_name(spec.name) + "=";
+    for (const std::string& entry : environment) {
+      if (!entry.starts_with(prefix)) continue;
+      std::string reason = contract::validate_tunable(spec, std::string_view(entry).substr(prefix.size()));
+      if (!reason.empty())
+        throw usage_error("environment " + contract::tunable_env_name(spec.name) + ": " + reason);
+    }
+  }
+}
+
+std::string effective_tunable(const std::string& name,
+                              std::span<const std::pair<std::string, std::string>> settings,
+                              std::span<const std::string> environment) {
+  for (auto it = settings.rbegin(); it != settings.rend(); ++it)
+    if (it->first == name) return it->second;
+  std::string prefix = contract::tunable_env_name(name) + "=";
+  for (const std::string& entry : environment)
+    if (entry.starts_with(prefix)) return entry.substr(prefix.size());
+  const contract::TunableSpec* spec = contract::find_tunable(name);
+  return spec != nullptr ? spec->default_value : "";
+}
+
+std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size) {
+  constexpr std::uint64_t kPerRankBase = 1u << 20;
+  long double total = static_cast<long double>(ranks) *
+                      (kPerRankBase + static_cast<long double>(ranks) * ring_size * 2);
+  return total >= 1.8e19L ? UINT64_MAX : static_cast<std::uint64_t>(total);
+}
+
+std::optional<std::uint64_t> available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return std::nullopt;
+}
+
+void check_memory(int ranks, std::uint64_t ring_size) {
+  std::uint64_t need = estimate_job_bytes(static_cast<std::uint64_t>(ranks), ring_size);
+  std::optional<std::uint64_t> available = available_memory_bytes();
+  if (!available || need <= *available) return;
+  throw usage_error(std::to_string(ranks) + " ranks need about " + format_mib(need) +
+                    " of memory for their shared-memory segments (ring_size=" + std::to_string(ring_size) +
+                    ") but only " + format_mib(*available) +
+                    " is available; use fewer ranks or a smaller --set ring_size");
+}
+
+std::vector<RankFiles> open_output_files(const std::string& dir, int ranks) {
+  std::vector<RankFiles> files;
+  for (int rank = 0; rank < ranks; ++rank) {
+    std::string rank_dir = dir + "/1/rank." + std::to_string(rank);
+    std::error_code ec;
+    std::filesystem::create_directories(rank_dir, ec);
+    if (ec) throw usage_error("--output-filename " + dir + ": cannot create " + rank_dir + ": " + ec.message());
+    RankFiles pair;
+    pair.out.reset(::open((rank_dir + "/stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    pair.err.reset(::open((rank_dir + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!pair.out || !pair.err)
+      throw usage_error("--output-filename " + dir + ": cannot write in " + rank_dir + ": " + std::strerror(errno));
+    files.push_back(std::move(pair));
+  }
+  return files;
+}
+
+}  // namespace shmpi::launcher

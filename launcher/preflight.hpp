@@ -1,0 +1,44 @@
+// Checks made before anything is started; each failure is one usage line
+// (LaunchError, exit 2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "unique_fd.hpp"
+
+namespace shmpi::launcher {
+
+// The file execvp would run for `program` (searching $PATH when it has no
+// '/'); throws "<program>: command not found" / "not executable" / ...
+std::string resolve_program(const std::string& program);
+
+// Validates every SHMPI_<TUNABLE> in `environment` ("NAME=value" entries).
+void check_environment_tunables(std::span<const std::string> environment);
+
+// The value a tunable will have for the ranks: the last --set, else the
+// environment, else its default.
+std::string effective_tunable(const std::string& name,
+                              std::span<const std::pair<std::string, std::string>> settings,
+                              std::span<const std::string> environment);
+
+// Rough memory the ranks' segments need: per rank 1 MiB plus one ring of
+// `ring_size` bytes, doubled for fragments, per peer.
+std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size);
+// MemAvailable from /proc/meminfo, in bytes.
+std::optional<std::uint64_t> available_memory_bytes();
+// Throws when the estimate exceeds MemAvailable, saying how much is needed.
+void check_memory(int ranks, std::uint64_t ring_size);
+
+// --output-filename: creates DIR/1/rank.N/ and opens stdout, stderr there.
+struct RankFiles {
+  UniqueFd out;
+  UniqueFd err;
+};
+std::vector<RankFiles> open_output_files(const std::string& dir, int ranks);
+
+}  // namespace shmpi::launcher
