@@ -83,15 +83,6 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, i
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Barrier(MPI_Comm comm) {
-  Context& context = context_for("MPI_Barrier");
-  const Communicator* c = context.communicator(comm);
-  if (c == nullptr) return invalid_communicator(context, "MPI_Barrier", comm);
-  barrier(context, *c);
-  return MPI_SUCCESS;
-}
-
 SHMPI_PMPI_ALIAS(Send)
 SHMPI_PMPI_ALIAS(Recv)
 SHMPI_PMPI_ALIAS(Get_count)
-SHMPI_PMPI_ALIAS(Barrier)
