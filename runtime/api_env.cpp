@@ -1,4 +1,4 @@
-// MPI entry points: start-up, shut-down, time, errors, sizes.
+// MPI entry points: start-up, shut-down, threads, time, version, errors.
 #include <time.h>
 
 #include <cstdio>
@@ -6,7 +6,6 @@
 #include <exception>
 
 #include "runtime/api.hpp"
-#include "runtime/datatype.hpp"
 
 using namespace shmpi::runtime;
 
@@ -75,32 +74,6 @@ extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
-  Context& context = context_for("MPI_Type_size");
-  std::size_t bytes = 0;
-  if (int rc = raise_if(context, nullptr, "MPI_Type_size", check_datatype(context.datatypes(), datatype, bytes))) return rc;
-  if (size != nullptr) *size = static_cast<int>(bytes);
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
-  Context& context = context_for("MPI_Comm_rank");
-  const Communicator* c = context.communicator(comm);
-  if (c == nullptr) return invalid_communicator(context, "MPI_Comm_rank", comm);
-  if (rank == nullptr) return raise_error(context, c, "MPI_Comm_rank", MPI_ERR_ARG, "null rank pointer");
-  *rank = c->rank;
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
-  Context& context = context_for("MPI_Comm_size");
-  const Communicator* c = context.communicator(comm);
-  if (c == nullptr) return invalid_communicator(context, "MPI_Comm_size", comm);
-  if (size == nullptr) return raise_error(context, c, "MPI_Comm_size", MPI_ERR_ARG, "null size pointer");
-  *size = c->size;
-  return MPI_SUCCESS;
-}
-
 SHMPI_PMPI_ALIAS(Init)
 SHMPI_PMPI_ALIAS(Finalize)
 SHMPI_PMPI_ALIAS(Initialized)
@@ -110,6 +83,3 @@ SHMPI_PMPI_ALIAS(Wtime)
 SHMPI_PMPI_ALIAS(Wtick)
 SHMPI_PMPI_ALIAS(Error_string)
 SHMPI_PMPI_ALIAS(Error_class)
-SHMPI_PMPI_ALIAS(Type_size)
-SHMPI_PMPI_ALIAS(Comm_rank)
-SHMPI_PMPI_ALIAS(Comm_size)
