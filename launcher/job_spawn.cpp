@@ -44,6 +44,10 @@ Job::Job(LaunchPlan plan)
       output_(plan_.ranks, OutputFormat{plan_.options.tag_output, plan_.options.timestamp_output}),
       ranks_(static_cast<std::size_t>(plan_.ranks)) {
   ::setenv("PMIX_MCA_gds", "hash", 1);  // the server's store: no files (DESIGN.md facts)
+  // hwloc's GL plugin probes X11 displays during PMIx_server_init (~15 ms
+  // of failed connects); the launcher needs none of it. Ranks keep the
+  // user's environment (captured before this point).
+  ::setenv("HWLOC_COMPONENTS", "-gl", 0);
   server_.emplace(session_.path(), events_);
 }
 
