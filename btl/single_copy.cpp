@@ -1,0 +1,89 @@
+#include "btl/single_copy.hpp"
+
+#include <sys/prctl.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+
+namespace shmpi::btl {
+namespace {
+
+// True for the errors that mean "CMA is not allowed here" rather than "this
+// particular copy went wrong". The kernel reports a ptrace refusal as EPERM
+// (it turns EACCES into EPERM itself); seccomp filters in containers answer
+// EPERM or ENOSYS.
+bool is_refusal(int error) noexcept { return error == EPERM || error == EACCES || error == ENOSYS; }
+
+}  // namespace
+
+SingleCopy::SingleCopy(bool enabled, bool forced_failure, std::size_t max_chunk) noexcept
+    : enabled_(enabled), forced_failure_(forced_failure), max_chunk_(std::max<std::size_t>(max_chunk, 1)) {}
+
+CopyResult SingleCopy::read(pid_t peer, std::uint64_t remote, void* local, std::size_t bytes) noexcept {
+  return transfer(Direction::Read, peer, remote, local, bytes);
+}
+
+CopyResult SingleCopy::write(pid_t peer, std::uint64_t remote, const void* local, std::size_t bytes) noexcept {
+  // process_vm_writev takes a non-const iovec but only reads the local side.
+  return transfer(Direction::Write, peer, remote, const_cast<void*>(local), bytes);
+}
+
+CopyResult SingleCopy::transfer(Direction direction, pid_t peer, std::uint64_t remote, void* local,
+                                std::size_t bytes) noexcept {
+  if (!enabled()) {
+    errno = EPERM;
+    return CopyResult::NotPermitted;
+  }
+  if (forced_failure_) {
+    enabled_.store(false, std::memory_order_relaxed);
+    errno = EPERM;
+    return CopyResult::NotPermitted;
+  }
+  auto* out = static_cast<std::byte*>(local);
+  std::size_t done = 0;
+  while (done < bytes) {
+    const std::size_t chunk = std::min(bytes - done, max_chunk_);
+    iovec mine{out + done, chunk};
+    iovec theirs{reinterpret_cast<void*>(static_cast<std::uintptr_t>(remote + done)), chunk};
+    const ssize_t n = direction == Direction::Read ? ::process_vm_readv(peer, &mine, 1, &theirs, 1, 0)
+                                                   : ::process_vm_writev(peer, &mine, 1, &theirs, 1, 0);
+    if (n > 0) {
+      // A short count means the copy stopped at a bad page (or a signal):
+      // the next call either continues or reports the error itself.
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EFAULT;  // nothing moved and no error: do not spin
+    if (is_refusal(errno)) {
+      enabled_.store(false, std::memory_order_relaxed);
+      return CopyResult::NotPermitted;
+    }
+    return CopyResult::Failed;
+  }
+  return CopyResult::Done;
+}
+
+bool SingleCopy::probe(pid_t peer, std::uint64_t remote, std::size_t bytes) noexcept {
+  if (bytes == 0) {
+    errno = EINVAL;
+    return false;
+  }
+  std::array<std::byte, 4096> scratch;
+  for (std::size_t done = 0; done < bytes; done += scratch.size()) {
+    const std::size_t chunk = std::min(bytes - done, scratch.size());
+    if (read(peer, remote + done, scratch.data(), chunk) != CopyResult::Done) return false;
+  }
+  return true;
+}
+
+bool allow_peer_access() noexcept {
+  if (::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0) == 0) return true;
+  return errno == EINVAL;  // no Yama in this kernel: nothing to allow
+}
+
+bool process_is_dumpable() noexcept { return ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1; }
+
+}  // namespace shmpi::btl
