@@ -1,22 +1,81 @@
-// MPI entry points: start-up, shut-down, threads, time, version, errors.
+// MPI entry points: start-up, shut-down, threads, time, version.
+//
+// Thread support: the pml is single-threaded (every call serialised by the
+// caller), so shmpi provides up to MPI_THREAD_SERIALIZED and answers a
+// request for MPI_THREAD_MULTIPLE honestly with MPI_THREAD_SERIALIZED.
+#include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include "runtime/api.hpp"
 
+#ifndef SHMPI_VERSION_STRING
+#define SHMPI_VERSION_STRING "unknown"
+#endif
+
 using namespace shmpi::runtime;
 
-extern "C" int PMPI_Init(int*, char***) {
-  if (was_finalized()) fatal_without_context("MPI_Init", "called after MPI_Finalize");
-  if (was_initialized()) fatal_without_context("MPI_Init", "called twice");
+namespace {
+
+// The thread level granted by MPI_Init / MPI_Init_thread and the thread
+// that called it. Written once, before the context exists; read by
+// MPI_Query_thread and MPI_Is_thread_main. (It belongs in Context; it lives
+// here until Context grows a field for it.)
+struct ThreadSupport {
+  int provided = MPI_THREAD_SINGLE;
+  pthread_t main_thread{};
+};
+ThreadSupport g_threads;
+
+constexpr const char* kLibraryVersion =
+    "shmpi " SHMPI_VERSION_STRING " (MPI 3.1, shared-memory point-to-point for one node)";
+
+int initialize(const char* call, int provided) {
+  if (was_finalized()) fatal_without_context(call, "called after MPI_Finalize");
+  if (was_initialized()) fatal_without_context(call, "called twice");
+  g_threads.provided = provided;
+  g_threads.main_thread = ::pthread_self();
   try {
     set_current_context(std::make_unique<Context>(connect_to_launcher()));
   } catch (const std::exception& e) {
-    fatal_without_context("MPI_Init", e.what());
+    fatal_without_context(call, e.what());
   }
+  return MPI_SUCCESS;
+}
+
+double seconds(const timespec& ts) noexcept {
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Init(int*, char***) { return initialize("MPI_Init", MPI_THREAD_SINGLE); }
+
+extern "C" int PMPI_Init_thread(int*, char***, int required, int* provided) {
+  const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_SERIALIZED);
+  const int rc = initialize("MPI_Init_thread", level);
+  if (provided != nullptr) *provided = level;
+  return rc;
+}
+
+extern "C" int PMPI_Query_thread(int* provided) {
+  constexpr const char* kCall = "MPI_Query_thread";
+  Context& context = context_for(kCall);
+  if (provided == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null provided pointer");
+  *provided = g_threads.provided;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Is_thread_main(int* flag) {
+  constexpr const char* kCall = "MPI_Is_thread_main";
+  Context& context = context_for(kCall);
+  if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
+  *flag = ::pthread_equal(::pthread_self(), g_threads.main_thread) ? 1 : 0;
   return MPI_SUCCESS;
 }
 
@@ -46,40 +105,56 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
   context->store().abort(errorcode, message);
 }
 
+extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
+  constexpr const char* kCall = "MPI_Get_processor_name";
+  Context& context = context_for(kCall);
+  if (name == nullptr || resultlen == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null name or resultlen pointer");
+  if (::gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0) std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+  name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+  *resultlen = static_cast<int>(std::strlen(name));
+  return MPI_SUCCESS;
+}
+
+// MPI_Get_version and MPI_Get_library_version may be called at any time.
+extern "C" int PMPI_Get_version(int* version, int* subversion) {
+  if (version == nullptr || subversion == nullptr) return MPI_ERR_ARG;
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Get_library_version(char* version, int* resultlen) {
+  if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s", kLibraryVersion);
+  *resultlen = static_cast<int>(std::strlen(version));
+  return MPI_SUCCESS;
+}
+
 extern "C" double PMPI_Wtime(void) {
+  context_for("MPI_Wtime");
   timespec ts{};
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return seconds(ts);
 }
 
 extern "C" double PMPI_Wtick(void) {
+  context_for("MPI_Wtick");
   timespec ts{};
   ::clock_getres(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
-  const char* text = error_string(errorcode);
-  if (text == nullptr) text = "unknown error code";
-  if (string != nullptr) {
-    std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
-    if (resultlen != nullptr) *resultlen = static_cast<int>(std::strlen(string));
-  }
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
-  if (!is_error_class(errorcode)) return MPI_ERR_ARG;
-  if (errorclass != nullptr) *errorclass = errorcode;
-  return MPI_SUCCESS;
+  return seconds(ts);
 }
 
 SHMPI_PMPI_ALIAS(Init)
+SHMPI_PMPI_ALIAS(Init_thread)
+SHMPI_PMPI_ALIAS(Query_thread)
+SHMPI_PMPI_ALIAS(Is_thread_main)
+SHMPI_PMPI_ALIAS(Get_processor_name)
+SHMPI_PMPI_ALIAS(Get_version)
+SHMPI_PMPI_ALIAS(Get_library_version)
 SHMPI_PMPI_ALIAS(Finalize)
 SHMPI_PMPI_ALIAS(Initialized)
 SHMPI_PMPI_ALIAS(Finalized)
 SHMPI_PMPI_ALIAS(Abort)
 SHMPI_PMPI_ALIAS(Wtime)
 SHMPI_PMPI_ALIAS(Wtick)
-SHMPI_PMPI_ALIAS(Error_string)
-SHMPI_PMPI_ALIAS(Error_class)

@@ -85,4 +85,31 @@ const DatatypeInfo* predefined_datatype(MPI_Datatype type) noexcept {
   return &kEntries[type].info;
 }
 
+std::optional<DatatypeInfo> contiguous_datatype(const DatatypeInfo& old, std::size_t count) noexcept {
+  DatatypeInfo info{0, "derived datatype", old.base, 0, false};
+  if (__builtin_mul_overflow(old.size, count, &info.size)) return std::nullopt;
+  if (__builtin_mul_overflow(old.base_count, count, &info.base_count)) return std::nullopt;
+  return info;
+}
+
+MPI_Datatype DatatypeTable::add(const DatatypeInfo& info) {
+  std::size_t i = 0;
+  while (i < derived_.size() && derived_[i]) ++i;
+  if (i == derived_.size()) derived_.emplace_back();
+  derived_[i] = info;
+  return static_cast<MPI_Datatype>(i) + SHMPI_PREDEFINED_TYPES;
+}
+
+bool DatatypeTable::commit(MPI_Datatype type) noexcept {
+  if (!is_derived(type)) return false;
+  derived_[static_cast<std::size_t>(type - SHMPI_PREDEFINED_TYPES)]->committed = true;
+  return true;
+}
+
+bool DatatypeTable::free(MPI_Datatype type) noexcept {
+  if (!is_derived(type)) return false;
+  derived_[static_cast<std::size_t>(type - SHMPI_PREDEFINED_TYPES)].reset();
+  return true;
+}
+
 }  // namespace shmpi::runtime

@@ -1,4 +1,7 @@
-// Datatypes: the size and name of every datatype handle.
+// Datatypes: the size and name of every datatype handle, and the derived
+// (contiguous) datatypes a process creates. Every datatype shmpi knows is
+// contiguous: `base_count` elements of the predefined type `base`, so it
+// moves as `size` bytes and reduces as base_count elements of `base`.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +20,10 @@ struct DatatypeInfo {
   bool committed = true;                  // derived types must be committed before use
 };
 
+// The derived datatype made of `count` consecutive elements of `old`
+// (uncommitted), or nothing if its size would overflow std::size_t.
+std::optional<DatatypeInfo> contiguous_datatype(const DatatypeInfo& old, std::size_t count) noexcept;
+
 // The predefined datatype `type`, or nullptr if it is not one.
 const DatatypeInfo* predefined_datatype(MPI_Datatype type) noexcept;
 
@@ -30,6 +37,19 @@ class DatatypeTable {
     const std::size_t i = static_cast<std::size_t>(type - SHMPI_PREDEFINED_TYPES);
     return i < derived_.size() && derived_[i] ? &*derived_[i] : nullptr;
   }
+
+  // Whether `type` is a derived datatype of this table.
+  bool is_derived(MPI_Datatype type) const noexcept {
+    return type >= SHMPI_PREDEFINED_TYPES && find(type) != nullptr;
+  }
+
+  // Adds an uncommitted derived datatype and returns its handle (reusing
+  // freed ones).
+  MPI_Datatype add(const DatatypeInfo& info);
+  // Commits derived `type`; false if it is not one.
+  bool commit(MPI_Datatype type) noexcept;
+  // Frees derived `type`; false for predefined or unknown handles.
+  bool free(MPI_Datatype type) noexcept;
 
  private:
   std::vector<std::optional<DatatypeInfo>> derived_;
