@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Side-by-side comparison of shmpi, Open MPI and MPICH on this machine.
+
+Runs the OSU-style benchmarks of benchmarks/osu under every available MPI,
+interleaved (each repeat runs every benchmark under every MPI in turn, so
+machine noise hits all alike), takes per-size medians over the repeats, and
+writes a Markdown report with ratios, log-log PNG plots, the exact commands,
+a machine description and the machine floors (cache-line hand-off between
+two cores, single-thread memcpy) measured in the same run.
+
+Ratios always read "how many times faster shmpi is": peer/shmpi for
+latency, shmpi/peer for bandwidth and message rate; > 1 means shmpi wins.
+
+Python 3 standard library only. Progress goes to stderr, one line per run.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_report  # noqa: E402  (sibling module)
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# name -> (ranks: "two" | "pairs", extra args, kind). Arguments keep the
+# default suite (3 MPIs x 5 repeats) within 10 minutes on a 2-core machine:
+# the multi-pair tests stop at 64 KiB (above that they repeat osu_bw and
+# osu_latency), osu_match_lat runs at 8 bytes only.
+BENCHMARKS = {
+    "latency": ("two", [], "latency"),
+    "bw": ("two", [], "bandwidth"),
+    "bibw": ("two", [], "bandwidth"),
+    "mbw_mr": ("pairs", ["-m", "1:65536"], "bandwidth"),
+    "multi_lat": ("pairs", ["-m", "0:65536"], "latency"),
+    "match_lat": ("two", ["-m", "8:8", "-i", "4000", "-x", "200"], "latency"),
+}
+DEFAULT_SUITE = list(BENCHMARKS)
+QUICK_SUITE = ["latency", "bw"]
+IMPLS = ["shmpi", "openmpi", "mpich"]
+IMPL_NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports bad input in one line and exits 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"compare.py: error: {message} (see --help)\n")
+        sys.exit(2)
+
+
+def parse_args(argv):
+    p = OneLineParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("build", help="CMake build directory (e.g. build/release)")
+    p.add_argument("--out", help="output directory "
+                   "(default benchmarks/results/<timestamp>)")
+    p.add_argument("--repeats", "-r", type=int,
+                   help="runs per benchmark and MPI (default 5, --quick 3)")
+    p.add_argument("--quick", action="store_true",
+                   help="2-rank osu_latency + osu_bw only, 3 repeats (< 2 min)")
+    p.add_argument("--bench", help="comma list of benchmarks "
+                   f"({','.join(BENCHMARKS)}); default all")
+    p.add_argument("--impls", default=",".join(IMPLS),
+                   help="comma list of MPIs to run (default shmpi,openmpi,mpich)")
+    p.add_argument("--pairs", type=int,
+                   help="pairs for osu_mbw_mr / osu_multi_lat "
+                   "(default: cores/2, at least 1)")
+    p.add_argument("--timeout", type=float, default=180.0,
+                   help="seconds before one run is killed (default 180)")
+    p.add_argument("--results", help="also write the report to this file "
+                   "(e.g. benchmarks/RESULTS.md)")
+    a = p.parse_args(argv)
+    a.repeats = a.repeats if a.repeats is not None else (3 if a.quick else 5)
+    if a.repeats < 1 or a.repeats > 100:
+        p.error(f"--repeats must be 1..100, got {a.repeats}")
+    if a.timeout <= 0:
+        p.error("--timeout must be positive")
+    if a.pairs is not None and a.pairs < 1:
+        p.error(f"--pairs must be >= 1, got {a.pairs}")
+    if not os.path.isdir(a.build):
+        p.error(f"build directory '{a.build}' does not exist")
+    default_suite = QUICK_SUITE if a.quick else DEFAULT_SUITE
+    a.suite = a.bench.split(",") if a.bench else default_suite
+    bad = [b for b in a.suite if b not in BENCHMARKS]
+    if bad:
+        p.error(f"unknown benchmark '{bad[0]}' (known: {','.join(BENCHMARKS)})")
+    a.impl_list = a.impls.split(",")
+    bad = [i for i in a.impl_list if i not in IMPLS]
+    if bad:
+        p.error(f"unknown MPI '{bad[0]}' (known: {','.join(IMPLS)})")
+    return a
+
+
+# ---------------------------------------------------------------- launchers
+
+def cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def find_launchers(build, wanted, notes):
+    """impl -> (launcher path, binary suffix) for each MPI that can run."""
+    osu = os.path.join(build, "benchmarks", "osu")
+    found = {}
+    for impl in wanted:
+        if impl == "shmpi":
+            run, suffix = os.path.join(build, "launcher", "shmpirun"), ""
+            if not os.access(run, os.X_OK):
+                notes.append(f"shmpi skipped: {run} not built")
+                continue
+        else:
+            run, suffix = shutil.which(f"mpirun.{impl}"), f".{impl}"
+            if run is None:
+                notes.append(f"{IMPL_NAMES[impl]} skipped: mpirun.{impl} not found")
+                continue
+        probe = os.path.join(osu, "osu_latency" + suffix)
+        if not os.access(probe, os.X_OK):
+            notes.append(f"{IMPL_NAMES[impl]} skipped: {probe} not built")
+            continue
+        found[impl] = (run, suffix)
+    return found
+
+
+def launch_prefix(impl, run, n):
+    """The launcher part of a command line: each MPI with its defaults, plus
+    what Open MPI needs to start at all (root, more ranks than cores)."""
+    cmd = [run, "-n", str(n)]
+    if impl == "openmpi":
+        cmd += ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd += ["--oversubscribe"] if n > cores() else []
+    return cmd
+
+
+def bench_command(build, launchers, impl, bench, pairs):
+    ranks_kind, extra, _ = BENCHMARKS[bench]
+    run, suffix = launchers[impl]
+    n = 2 if ranks_kind == "two" else 2 * pairs
+    binary = os.path.join(build, "benchmarks", "osu", f"osu_{bench}{suffix}")
+    if not os.access(binary, os.X_OK):
+        return None
+    return launch_prefix(impl, run, n) + [binary] + extra
+
+
+# ------------------------------------------------------------------ parsing
+
+def parse_osu(text):
+    """OSU table -> (column labels, {size: [values]}), from the last header."""
+    labels, rows = [], {}
+    for line in text.splitlines():
+        if line.startswith("# Size"):
+            labels = [c for c in line[len("# Size"):].strip().split("  ") if c]
+            labels = [c.strip() for c in labels]
+            rows = {}
+            continue
+        parts = line.split()
+        if not parts or line.startswith("#") or not parts[0].isdigit():
+            continue
+        try:
+            values = [float(v) for v in parts[1:]]
+        except ValueError:
+            continue
+        if labels and len(values) == len(labels):
+            rows[int(parts[0])] = values
+    return labels, rows
+
+
+def parse_handoff(text):
+    for line in text.splitlines():
+        if line.startswith("handoff_oneway_us"):
+            parts = line.split()
+            return float(parts[1]), float(parts[3])
+    return None
+
+
+# ------------------------------------------------------------------ running
+
+def run(cmd, timeout):
+    """Runs cmd in its own process group; returns (status, output, seconds)."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        status = "ok" if proc.returncode == 0 else f"exit {proc.returncode}"
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, _ = proc.communicate()
+        status = f"timeout after {timeout:.0f}s"
+    return status, out, time.monotonic() - t0
+
+
+class Runner:
+    """Runs every job, saves raw output, prints one progress line per run."""
+
+    def __init__(self, out_dir, total, timeout):
+        self.out_dir, self.total, self.timeout = out_dir, total, timeout
+        self.done = 0
+        self.commands = []
+        self.failures = []
+        self.seconds = {}  # label without the repeat -> [seconds per run]
+
+    def __call__(self, label, cmd, raw_name):
+        self.done += 1
+        if shlex.join(cmd) not in self.commands:
+            self.commands.append(shlex.join(cmd))
+        status, out, secs = run(cmd, self.timeout)
+        path = os.path.join(self.out_dir, "raw", raw_name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(f"$ {shlex.join(cmd)}\n{out}")
+        key = label.split(" ", 2)[-1]
+        self.seconds.setdefault(key, []).append(round(secs, 2))
+        width = len(str(self.total))
+        print(f"[{self.done:>{width}}/{self.total}] {label:<32} {status} "
+              f"{secs:5.1f}s", file=sys.stderr, flush=True)
+        if status != "ok":
+            self.failures.append(f"{label}: {status} (raw/{raw_name})")
+            return None
+        return out
+
+
+def measure_floors(build, runner, rep, floors):
+    cmp_dir = os.path.join(build, "benchmarks", "compare")
+    handoff = os.path.join(cmp_dir, "floor_handoff")
+    memcpy = os.path.join(cmp_dir, "floor_memcpy")
+    if os.access(handoff, os.X_OK):
+        out = runner(f"rep {rep} floor_handoff",
+                     [handoff, "-i", "100000", "-r", "5"], f"floor_handoff.rep{rep}.txt")
+        parsed = parse_handoff(out) if out else None
+        if parsed:
+            floors["handoff"].append(parsed)
+    if os.access(memcpy, os.X_OK):
+        out = runner(f"rep {rep} floor_memcpy",
+                     [memcpy, "-r", "3", "-t", "5"], f"floor_memcpy.rep{rep}.txt")
+        if out:
+            floors["memcpy"].append(parse_osu(out)[1])
+
+
+def medians(runs):
+    """[(labels, rows)] of one (bench, impl) -> {label: {size: median}}."""
+    result = {}
+    for labels, rows in runs:
+        for col, label in enumerate(labels):
+            for size, values in rows.items():
+                result.setdefault(label, {}).setdefault(size, []).append(values[col])
+    return {label: {s: statistics.median(v) for s, v in sorted(by_size.items())}
+            for label, by_size in result.items()}
+
+
+def machine_line():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{model}, {os.cpu_count()} logical cores ({cores()} usable), "
+            f"Linux {platform.release()}, host {platform.node()}")
+
+
+def load_average():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def mpi_versions(launchers):
+    versions = {}
+    for impl in launchers:
+        if impl == "shmpi":
+            continue
+        try:
+            out = subprocess.run([f"mpirun.{impl}", "--version"], capture_output=True,
+                                 text=True, timeout=20).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for line in out.splitlines():
+            if "Version:" in line or "(OpenRTE)" in line or "(Open MPI)" in line:
+                versions[impl] = line.split()[-1]
+                break
+    return versions
+
+
+def main(argv):
+    args = parse_args(argv)
+    build = os.path.abspath(args.build)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir = os.path.abspath(args.out or os.path.join(REPO, "benchmarks", "results", stamp))
+    os.makedirs(out_dir, exist_ok=True)
+    pairs = args.pairs or max(1, cores() // 2)
+
+    notes = []
+    launchers = find_launchers(build, args.impl_list, notes)
+    for note in notes:
+        print(f"compare.py: note: {note}", file=sys.stderr)
+    if not launchers:
+        print("compare.py: error: no MPI to run (nothing built?)", file=sys.stderr)
+        return 1
+
+    jobs = []  # (rep, bench, impl, cmd), round-robin: rep > bench > impl
+    for rep in range(1, args.repeats + 1):
+        for bench in args.suite:
+            for impl in IMPLS:
+                if impl not in launchers:
+                    continue
+                cmd = bench_command(build, launchers, impl, bench, pairs)
+                if cmd is None:
+                    if rep == 1:
+                        notes.append(f"osu_{bench} not built for {IMPL_NAMES[impl]}")
+                    continue
+                jobs.append((rep, bench, impl, cmd))
+    total = len(jobs) + 2 * args.repeats
+    print(f"compare.py: {len(jobs)} benchmark runs + floors, {args.repeats} repeats, "
+          f"MPIs: {', '.join(IMPL_NAMES[i] for i in launchers)}; output {out_dir}",
+          file=sys.stderr)
+
+    load_before = load_average()
+    runner = Runner(out_dir, total, args.timeout)
+    floors = {"handoff": [], "memcpy": []}
+    raw = {}
+    started = time.monotonic()
+    for rep in range(1, args.repeats + 1):
+        measure_floors(build, runner, rep, floors)
+        for r, bench, impl, cmd in jobs:
+            if r != rep:
+                continue
+            out = runner(f"rep {rep} osu_{bench} {IMPL_NAMES[impl]}", cmd,
+                         f"osu_{bench}.{impl}.rep{rep}.txt")
+            parsed = parse_osu(out) if out else None
+            if parsed and parsed[1]:
+                raw.setdefault(bench, {}).setdefault(impl, []).append(parsed)
+            elif out is not None:
+                runner.failures.append(f"osu_{bench} {IMPL_NAMES[impl]} rep {rep}: "
+                                       "no table in the output")
+
+    data = {
+        "machine": machine_line(),
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "mpi_versions": mpi_versions(launchers),
+        "impls": [i for i in IMPLS if i in launchers],
+        "repeats": args.repeats,
+        "pairs": pairs,
+        "suite": args.suite,
+        "kinds": {b: BENCHMARKS[b][2] for b in args.suite},
+        "medians": {b: {i: medians(r) for i, r in by_impl.items()}
+                    for b, by_impl in raw.items()},
+        "handoff": compare_report.handoff_summary(floors["handoff"]),
+        "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})
+                           for rows in floors["memcpy"]]).get("MB/s", {}),
+        "load_before": load_before,
+        "load_after": load_average(),
+        "notes": notes,
+        "failures": runner.failures,
+        "commands": runner.commands,
+        "run_seconds": runner.seconds,
+        "reproduce": compare_report.reproduce_line(argv, REPO),
+        "elapsed_s": round(time.monotonic() - started, 1),
+        "out_dir": out_dir,
+    }
+    compare_report.write_all(data, out_dir, args.results)
+    print(f"compare.py: done in {data['elapsed_s']:.0f}s; report {out_dir}/report.md"
+          + (f" and {args.results}" if args.results else ""), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

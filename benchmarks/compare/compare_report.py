@@ -1,0 +1,338 @@
+"""Report writer of compare.py: Markdown tables, gnuplot PNGs, JSON, commands.
+
+Every ratio reads "how many times faster shmpi is": peer/shmpi for latency,
+shmpi/peer for bandwidth and message rate; > 1 means shmpi is faster.
+"""
+
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+
+NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
+PEERS = ["openmpi", "mpich"]
+KEY_SIZES = {"latency": [0, 8, 4096, 1 << 20], "bandwidth": [4096, 1 << 16, 1 << 22]}
+MATCH_PLOT_SIZE = 8  # osu_match_lat is plotted against K at this size
+
+
+def handoff_summary(samples):
+    """[(median, min)] per repeat -> {"median_us", "min_us", "repeats"}."""
+    if not samples:
+        return None
+    return {"median_us": statistics.median(m for m, _ in samples),
+            "min_us": min(lo for _, lo in samples), "repeats": len(samples)}
+
+
+def reproduce_line(argv, repo):
+    script = os.path.relpath(os.path.abspath(sys.argv[0]), repo)
+    line = shlex.join(["python3", script] + list(argv))
+    cwd = os.getcwd()
+    return line if os.path.samefile(cwd, repo) else f"cd {shlex.quote(cwd)} && {line}"
+
+
+def fmt_size(n):
+    if n < 1024:
+        return f"{n} B"
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n >> 10} KiB"
+    return f"{n} B"
+
+
+def fmt(v):
+    return "–" if v is None else f"{v:.2f}"
+
+
+def ratio(kind, shmpi, peer):
+    """How many times faster shmpi is (> 1: shmpi faster)."""
+    if shmpi is None or peer is None or shmpi <= 0 or peer <= 0:
+        return None
+    return peer / shmpi if kind == "latency" else shmpi / peer
+
+
+def slug(label):
+    return re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
+
+
+# ------------------------------------------------------------------ tables
+
+def bench_labels(data, bench):
+    labels = []
+    for impl in data["impls"]:
+        for label in data["medians"].get(bench, {}).get(impl, {}):
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def table(data, bench, label):
+    kind = data["kinds"][bench]
+    by_impl = {i: data["medians"].get(bench, {}).get(i, {}).get(label, {})
+               for i in data["impls"]}
+    sizes = sorted({s for rows in by_impl.values() for s in rows})
+    has_shmpi = "shmpi" in data["impls"]
+    peers = [p for p in PEERS if p in data["impls"]]
+    memcpy = data["memcpy"] if kind == "bandwidth" and label != "Messages/s" else {}
+    head = ["Size"] + [NAMES[i] for i in data["impls"]]
+    if has_shmpi:
+        head += [f"× vs {NAMES[p]}" for p in peers]
+    if memcpy:
+        head.append("memcpy floor")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+    for s in sizes:
+        row = [fmt_size(s)] + [fmt(by_impl[i].get(s)) for i in data["impls"]]
+        if has_shmpi:
+            row += [fmt(ratio(kind, by_impl["shmpi"].get(s), by_impl[p].get(s)))
+                    for p in peers]
+        if memcpy:
+            row.append(fmt(memcpy.get(s)))
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def match_tables(data):
+    """osu_match_lat: one table per size, a row per K (posted-queue length)."""
+    med = data["medians"].get("match_lat", {})
+    labels = bench_labels(data, "match_lat")
+    sizes = sorted({s for cols in med.values() for col in cols.values() for s in col})
+    has_shmpi = "shmpi" in data["impls"]
+    peers = [p for p in PEERS if p in data["impls"]]
+    lines = []
+    for size in sizes:
+        head = ["K posted"] + [NAMES[i] for i in data["impls"]]
+        head += [f"× vs {NAMES[p]}" for p in peers] if has_shmpi else []
+        lines += [f"{fmt_size(size)} latency (us) with K non-matching receives "
+                  "pre-posted on each rank; × = peer/shmpi (> 1: shmpi faster)", "",
+                  "| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+        for label in labels:
+            val = {i: med.get(i, {}).get(label, {}).get(size) for i in data["impls"]}
+            row = [label.replace("K=", "")] + [fmt(val[i]) for i in data["impls"]]
+            if has_shmpi:
+                row += [fmt(ratio("latency", val["shmpi"], val[p])) for p in peers]
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return lines
+
+
+def summary_rows(data):
+    """Worst and geometric-mean ratio per benchmark metric and peer."""
+    rows = []
+    for bench in data["suite"]:
+        kind = data["kinds"][bench]
+        for label in bench_labels(data, bench):
+            med = data["medians"].get(bench, {})
+            shm = med.get("shmpi", {}).get(label, {})
+            cells = [f"osu_{bench}", label]
+            for p in [p for p in PEERS if p in data["impls"]]:
+                peer = med.get(p, {}).get(label, {})
+                rs = [(ratio(kind, shm.get(s), peer.get(s)), s) for s in shm]
+                rs = [(r, s) for r, s in rs if r is not None]
+                if not rs:
+                    cells.append("–")
+                    continue
+                worst, at = min(rs)
+                gmean = math.exp(sum(math.log(r) for r, _ in rs) / len(rs))
+                cells.append(f"{worst:.2f} at {fmt_size(at)} / {gmean:.2f}")
+            rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def key_figures(data):
+    lines = ["| Figure | " + " | ".join(NAMES[i] for i in data["impls"]) + " |",
+             "|---|" + "---:|" * len(data["impls"])]
+    for bench, kind, unit in (("latency", "latency", "us"), ("bw", "bandwidth", "MB/s")):
+        med = data["medians"].get(bench)
+        if not med:
+            continue
+        for s in KEY_SIZES[kind]:
+            cells = []
+            for i in data["impls"]:
+                col = next(iter(med.get(i, {}).values()), {})
+                cells.append(fmt(col.get(s)))
+            lines.append(f"| osu_{bench} {fmt_size(s)} ({unit}) | " + " | ".join(cells) + " |")
+    return lines
+
+
+# ------------------------------------------------------------------- plots
+
+def gnuplot_terminal():
+    probe = subprocess.run(["gnuplot", "-e", "set terminal pngcairo"],
+                           capture_output=True, text=True)
+    return "pngcairo size 960,600 noenhanced" if probe.returncode == 0 else "png size 960,600"
+
+
+def plot_series(data, bench, label, out_dir, terminal):
+    """Writes <name>.dat/.gp and renders <name>.png; returns the png name."""
+    kind = data["kinds"][bench]
+    impls = [i for i in data["impls"]
+             if data["medians"].get(bench, {}).get(i, {}).get(label)]
+    if not impls:
+        return None
+    labels = bench_labels(data, bench)
+    name = f"osu_{bench}" + ("" if len(labels) == 1 else "." + slug(label))
+    med = data["medians"][bench]
+    sizes = sorted({s for i in impls for s in med[i][label] if s > 0})
+    floor_col = kind == "bandwidth" and label != "Messages/s" and data["memcpy"]
+    with open(os.path.join(out_dir, name + ".dat"), "w") as f:
+        f.write("# size " + " ".join(impls) + (" memcpy" if floor_col else "") + "\n")
+        for s in sizes:
+            vals = [med[i][label].get(s) for i in impls]
+            if floor_col:
+                vals.append(data["memcpy"].get(s))
+            f.write(f"{s} " + " ".join("NaN" if v is None else f"{v:.4f}" for v in vals) + "\n")
+    series = [f"'{name}.dat' using 1:{c + 2} with linespoints lw 2 title '{NAMES[i]}'"
+              for c, i in enumerate(impls)]
+    if floor_col:
+        series.append(f"'{name}.dat' using 1:{len(impls) + 2} with lines dt 2 lc 'gray' "
+                      "title 'memcpy floor (1 thread)'")
+    if kind == "latency" and data["handoff"]:
+        series.append(f"{data['handoff']['median_us']:.4f} with lines dt 2 lc 'gray' "
+                      "title 'cache-line hand-off floor'")
+    script = [f"set terminal {terminal}", f"set output '{name}.png'",
+              "set datafile missing 'NaN'", "set logscale xy", "set grid",
+              "set key top left", "set format x '%.0b %BB'",
+              "set xlabel 'Message size'",
+              f"set ylabel '{label}'", f"set title 'osu_{bench}: {label}'",
+              "plot " + ", \\\n     ".join(series)]
+    return render(out_dir, name, script)
+
+
+def plot_match(data, out_dir, terminal):
+    """osu_match_lat: latency against K (pre-posted receives) at one size."""
+    med = data["medians"].get("match_lat", {})
+    impls = [i for i in data["impls"] if med.get(i)]
+    if not impls:
+        return None
+    labels = bench_labels(data, "match_lat")
+    sizes = sorted({s for i in impls for col in med[i].values() for s in col})
+    size = MATCH_PLOT_SIZE if MATCH_PLOT_SIZE in sizes else sizes[0]
+    name = "osu_match_lat"
+    with open(os.path.join(out_dir, name + ".dat"), "w") as f:
+        f.write("# K " + " ".join(impls) + f"  (latency us at {size} B)\n")
+        for label in labels:
+            vals = [med[i].get(label, {}).get(size) for i in impls]
+            f.write(label.replace("K=", "") + " " +
+                    " ".join("NaN" if v is None else f"{v:.4f}" for v in vals) + "\n")
+    series = [f"'{name}.dat' using 0:{c + 2}:xtic(1) with linespoints lw 2 title '{NAMES[i]}'"
+              for c, i in enumerate(impls)]
+    script = [f"set terminal {terminal}", f"set output '{name}.png'",
+              "set datafile missing 'NaN'", "set logscale y", "set grid",
+              "set key top left", "set xlabel 'K non-matching receives pre-posted'",
+              "set ylabel 'Latency (us)'",
+              f"set title 'osu_match_lat: {size}-byte latency vs posted-queue length'",
+              "plot " + ", \\\n     ".join(series)]
+    return render(out_dir, name, script)
+
+
+def render(out_dir, name, script):
+    with open(os.path.join(out_dir, name + ".gp"), "w") as f:
+        f.write("\n".join(script) + "\n")
+    res = subprocess.run(["gnuplot", name + ".gp"], cwd=out_dir,
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        print(f"compare.py: note: gnuplot failed for {name}: {res.stderr.strip()}",
+              file=sys.stderr)
+        return None
+    return name + ".png"
+
+
+def make_plots(data, out_dir):
+    if shutil.which("gnuplot") is None:
+        data["notes"].append("no plots: gnuplot not found")
+        return {}
+    terminal = gnuplot_terminal()
+    plots = {}
+    for bench in data["suite"]:
+        if bench == "match_lat":
+            plots[(bench, None)] = plot_match(data, out_dir, terminal)
+            continue
+        for label in bench_labels(data, bench):
+            plots[(bench, label)] = plot_series(data, bench, label, out_dir, terminal)
+    return {k: v for k, v in plots.items() if v}
+
+
+# ------------------------------------------------------------------ report
+
+def render_report(data, plots, image_prefix):
+    """The Markdown report; image_prefix None lists plot files instead of embedding."""
+    versions = ", ".join(f"{NAMES[i]} {v}" for i, v in data["mpi_versions"].items())
+    h = data["handoff"]
+    out = ["# shmpi vs Open MPI vs MPICH", "",
+           f"- Machine: {data['machine']}",
+           f"- Date: {data['date']}; MPIs: {', '.join(NAMES[i] for i in data['impls'])}"
+           + (f" ({versions})" if versions else ""),
+           f"- Method: {data['repeats']} repeat(s), interleaved round-robin "
+           "(each repeat runs every benchmark under every MPI in turn); "
+           "every figure is the per-size median over the repeats; each MPI "
+           "runs with its launcher's defaults.",
+           "- Ratios are **how many times faster shmpi is**: peer/shmpi for "
+           "latency, shmpi/peer for bandwidth and message rate; **> 1 means "
+           "shmpi is faster**.",
+           "- Machine floors, same run: one-way cache-line hand-off between two "
+           "processes pinned to cores 0 and 1: "
+           + (f"**{h['median_us']:.3f} us** median (best {h['min_us']:.3f} us)"
+              if h else "not measured")
+           + "; single-thread memcpy bandwidth per size in the bandwidth tables.",
+           f"- Reproduce (from the repository root): `{data['reproduce']}` "
+           f"after `cmake --preset release && cmake --build build/release -j2`",
+           f"- Took {data['elapsed_s']:.0f} s; load average before / after: "
+           f"{data['load_before']} / {data['load_after']} (other jobs on the "
+           "machine show up as noise).", ""]
+    for note in data["notes"]:
+        out.append(f"> Note: {note}")
+    for fail in data["failures"]:
+        out.append(f"> Failed run: {fail}")
+    if data["notes"] or data["failures"]:
+        out.append("")
+    figures = key_figures(data)
+    if len(figures) > 2:
+        out += ["## Key figures (medians)", ""] + figures + [""]
+    peers = [p for p in PEERS if p in data["impls"]]
+    if "shmpi" in data["impls"] and peers:
+        out += ["## Summary: worst ratio (at size) / geometric mean over sizes", "",
+                "| Benchmark | Metric | " + " | ".join(f"vs {NAMES[p]}" for p in peers) + " |",
+                "|---|---|" + "---:|" * len(peers)] + summary_rows(data) + [""]
+    else:
+        out += ["shmpi was not measured in this run: the tables show the peers only.", ""]
+    for bench in data["suite"]:
+        labels = bench_labels(data, bench)
+        if not labels:
+            continue
+        kind = data["kinds"][bench]
+        out += [f"## osu_{bench}", ""]
+        direction = "peer/shmpi" if kind == "latency" else "shmpi/peer"
+        for label in ([] if bench == "match_lat" else labels):
+            out += [f"{label}; × = {direction} (> 1: shmpi faster)", ""]
+            out += table(data, bench, label) + [""]
+        if bench == "match_lat":
+            out += match_tables(data)
+        for (b, label), png in plots.items():
+            if b != bench:
+                continue
+            if image_prefix is None:
+                out += [f"Plot: `{os.path.join(data['out_dir'], png)}`", ""]
+            else:
+                out += [f"![osu_{bench}]({image_prefix}{png})", ""]
+    out += ["## Commands", "",
+            f"Each ran once per repeat ({data['repeats']} repeat(s)), in this order.",
+            "", "```"] + data["commands"] + ["```", ""]
+    return "\n".join(out)
+
+
+def write_all(data, out_dir, results_path):
+    plots = make_plots(data, out_dir)
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(data, f, indent=1, default=str)
+    with open(os.path.join(out_dir, "commands.txt"), "w") as f:
+        f.write("\n".join(data["commands"]) + "\n")
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write(render_report(data, plots, ""))
+    if results_path:
+        with open(results_path, "w") as f:
+            f.write(render_report(data, plots, None))
