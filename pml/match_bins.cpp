@@ -1,6 +1,7 @@
 #include "pml/match_bins.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace shmpi::pml::detail {
 
@@ -9,8 +10,7 @@ BinTable::BinTable()
       mask_(kMinSlots - 1),
       limit_(kMinSlots / 2) {}
 
-BinTable::~BinTable() {
-  // Nodes belong to the pml, not to us: leave none pointing into freed bins.
+void BinTable::unlink_all() noexcept {
   for (auto& chunk : chunks_) {
     for (std::size_t i = 0; i < kBinsPerChunk; ++i) {
       Bin& bin = chunk[i];
@@ -24,9 +24,10 @@ Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
   const std::uint64_t hi = pack(key);
   const auto tag = static_cast<std::uint32_t>(key.tag);
   std::size_t i = hash(hi, tag) & mask_;
-  for (;; i = (i + 1) & mask_) {
+  std::uint32_t dist = 0;
+  for (;; ++dist, i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
-    if (s.bin == nullptr) break;
+    if (s.bin == nullptr || s.dist < dist) break;  // absent; i is its place
     if (s.hi == hi && s.tag == tag) return *s.bin;
   }
   Bin* bin = free_;  // has_room(1) guarantees one
@@ -37,17 +38,19 @@ Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
   bin->head.prev = &bin->head;
   bin->head.next = &bin->head;
   bin->in_table = true;
-  slots_[i] = Slot{hi, tag, bin};
-  ++used_;
+  insert_at(i, Slot{hi, tag, dist, bin});
   return *bin;
 }
 
-void BinTable::place(Bin& bin) noexcept {
-  const std::uint64_t hi = pack(bin.key);
-  const auto tag = static_cast<std::uint32_t>(bin.key.tag);
-  std::size_t i = hash(hi, tag) & mask_;
-  while (slots_[i].bin != nullptr) i = (i + 1) & mask_;
-  slots_[i] = Slot{hi, tag, &bin};
+void BinTable::insert_at(std::size_t i, Slot entry) noexcept {
+  for (;; ++entry.dist, i = (i + 1) & mask_) {
+    Slot& s = slots_[i];
+    if (s.bin == nullptr) {
+      s = entry;
+      break;
+    }
+    if (s.dist < entry.dist) std::swap(s, entry);  // the richer one moves on
+  }
   ++used_;
 }
 
@@ -96,7 +99,9 @@ void BinTable::rebuild(std::size_t extra) {
         free_ = &bin;
         ++free_count_;
       } else {
-        place(bin);
+        const std::uint64_t hi = pack(bin.key);
+        const auto tag = static_cast<std::uint32_t>(bin.key.tag);
+        insert_at(hash(hi, tag) & mask_, Slot{hi, tag, 0, &bin});
       }
     }
   }

@@ -75,23 +75,31 @@ struct Bin {
   }
 };
 
-// Open-addressing (linear probing) hash table from BinKey to Bin*.
+// Open-addressing hash table from BinKey to Bin*: linear probing with Robin
+// Hood insertion (an entry far from its home slot displaces one nearer to
+// its own), which keeps every probe sequence short, and lets a lookup for an
+// absent key stop as soon as it meets an entry closer to home than itself --
+// the wildcard classes of a match are often such misses.
 class BinTable {
  public:
   static constexpr std::size_t kMinSlots = 64;      // power of two
   static constexpr std::size_t kBinsPerChunk = 64;  // pool growth step
 
   BinTable();
-  ~BinTable();  // unlinks every node still queued (their links become null)
+  // Does not touch queued nodes: they may already be gone (the pml destroys
+  // its requests and records in whatever order). Use unlink_all() first to
+  // reuse nodes after the table.
+  ~BinTable() = default;
   BinTable(const BinTable&) = delete;
   BinTable& operator=(const BinTable&) = delete;
 
   [[nodiscard]] Bin* find(const BinKey& key) const noexcept {
     const std::uint64_t hi = pack(key);
     const auto tag = static_cast<std::uint32_t>(key.tag);
-    for (std::size_t i = hash(hi, tag) & mask_;; i = (i + 1) & mask_) {
+    std::size_t i = hash(hi, tag) & mask_;
+    for (std::uint32_t dist = 0;; ++dist, i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.bin == nullptr) return nullptr;
+      if (s.bin == nullptr || s.dist < dist) return nullptr;
       if (s.hi == hi && s.tag == tag) return s.bin;
     }
   }
@@ -110,6 +118,9 @@ class BinTable {
   // obtained earlier stay valid.
   Bin& find_or_insert(const BinKey& key) noexcept;
 
+  // Unlinks every queued node (their links become null). O(bins + nodes).
+  void unlink_all() noexcept;
+
   [[nodiscard]] std::size_t slot_count() const noexcept { return mask_ + 1; }
   [[nodiscard]] std::size_t bins_allocated() const noexcept {
     return chunks_.size() * kBinsPerChunk;
@@ -120,7 +131,8 @@ class BinTable {
   struct Slot {
     std::uint64_t hi = 0;  // context << 32 | source
     std::uint32_t tag = 0;
-    Bin* bin = nullptr;  // nullptr = empty slot
+    std::uint32_t dist = 0;  // distance from the home slot
+    Bin* bin = nullptr;      // nullptr = empty slot
   };
 
   static std::uint64_t pack(const BinKey& k) noexcept {
@@ -138,7 +150,9 @@ class BinTable {
     return static_cast<std::size_t>(x);
   }
 
-  void place(Bin& bin) noexcept;  // inserts a bin known to be absent
+  // Robin Hood insertion of `entry` (absent), starting at slot i where its
+  // probe distance is entry.dist.
+  void insert_at(std::size_t i, Slot entry) noexcept;
   void rebuild(std::size_t extra);
   void add_chunk();
 

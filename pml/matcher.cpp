@@ -75,6 +75,11 @@ bool PostedQueue::cancel(PostedRecv& r) noexcept {
   return true;
 }
 
+void PostedQueue::clear() noexcept {
+  bins_.unlink_all();
+  for (std::size_t& n : count_) n = 0;
+}
+
 void PostedQueue::unlink(PostedRecv& r) noexcept {
   detail::unlink(hook(r));
   --count_[pattern_class(r.want)];
@@ -126,6 +131,11 @@ UnexpectedMsg* UnexpectedQueue::take(const Envelope& want) noexcept {
   UnexpectedMsg* m = find(want);
   if (m != nullptr) remove(*m);
   return m;
+}
+
+void UnexpectedQueue::clear() noexcept {
+  bins_.unlink_all();  // each message's four hooks sit in four table bins
+  size_ = 0;
 }
 
 UnexpectedMsg& UnexpectedQueue::owner(detail::Link& link, unsigned index) noexcept {

@@ -98,7 +98,9 @@ class PostedQueue {
   PostedQueue() = default;
   PostedQueue(const PostedQueue&) = delete;
   PostedQueue& operator=(const PostedQueue&) = delete;
-  ~PostedQueue() = default;  // receives still queued are left unlinked
+  // Receives still queued are abandoned, not touched (they may be destroyed
+  // already); call clear() first to post them elsewhere later.
+  ~PostedQueue() = default;
 
   // Stamps `r` and appends it. Precondition: !r.queued().
   void post(PostedRecv& r);
@@ -106,6 +108,8 @@ class PostedQueue {
   [[nodiscard]] PostedRecv* match(const Envelope& msg) noexcept;
   // Removes `r` if it is queued (here); returns whether it was.
   bool cancel(PostedRecv& r) noexcept;
+  // Removes every receive (each becomes !queued()). Bins stay cached.
+  void clear() noexcept;
 
   [[nodiscard]] std::size_t size() const noexcept {
     return count_[0] + count_[1] + count_[2] + count_[3];
@@ -131,7 +135,9 @@ class UnexpectedQueue {
   UnexpectedQueue() = default;
   UnexpectedQueue(const UnexpectedQueue&) = delete;
   UnexpectedQueue& operator=(const UnexpectedQueue&) = delete;
-  ~UnexpectedQueue() = default;  // messages still queued are left unlinked
+  // Messages still queued are abandoned, not touched (they may be destroyed
+  // already); call clear() first to push them elsewhere later.
+  ~UnexpectedQueue() = default;
 
   // Stamps `m` and appends it in arrival order. Precondition: !m.queued(),
   // m.env.source and m.env.tag are not wildcards.
@@ -143,6 +149,8 @@ class UnexpectedQueue {
   void remove(UnexpectedMsg& m) noexcept;
   // find + remove.
   [[nodiscard]] UnexpectedMsg* take(const Envelope& want) noexcept;
+  // Removes every message (each becomes !queued()). Bins stay cached.
+  void clear() noexcept;
 
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
