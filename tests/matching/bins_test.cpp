@@ -1,6 +1,7 @@
 // Bin memory stays bounded and bins are recycled, whatever the key pattern.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "match_test_util.hpp"
@@ -98,6 +99,38 @@ TEST(BinRecycling, SweepsKeepLiveBins) {
     ASSERT_EQ(q.find(env(0, i % 7, i)), &keep[i]);
   }
   for (int i = 0; i < 300; ++i) ASSERT_EQ(id_of(q.take(env(0, kAnySource, kAnyTag))), i);
+}
+
+// The table itself: every present key is found, no absent key is, across
+// growth, sweeps and Robin Hood displacement.
+TEST(BinTable, FindsExactlyThePresentKeys) {
+  detail::BinTable table;
+  std::mt19937 rng(7);
+  std::vector<detail::BinKey> present;
+  std::vector<detail::Link> nodes(20000);  // keeps each bin non-empty
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const detail::BinKey key{static_cast<std::uint32_t>(rng() % 4), static_cast<std::int32_t>(rng() % 1000) - 1,
+                             static_cast<std::int32_t>(rng() % 100000) - 1};
+    if (!table.has_room(1)) table.make_room(1);
+    detail::Bin& bin = table.find_or_insert(key);
+    if (bin.empty()) present.push_back(key);
+    bin.push_back(nodes[i]);
+  }
+  EXPECT_EQ(table.bins_in_table(), present.size());
+  for (const detail::BinKey& key : present) {
+    const detail::Bin* bin = table.find(key);
+    ASSERT_NE(bin, nullptr);
+    EXPECT_EQ(bin->key.context, key.context);
+    EXPECT_EQ(bin->key.source, key.source);
+    EXPECT_EQ(bin->key.tag, key.tag);
+  }
+  for (int i = 0; i < 20000; ++i) {  // absent: tags beyond the range used
+    const detail::BinKey key{static_cast<std::uint32_t>(rng() % 4), static_cast<std::int32_t>(rng() % 1000),
+                             static_cast<std::int32_t>(100000 + rng() % 1000)};
+    EXPECT_EQ(table.find(key), nullptr);
+  }
+  table.unlink_all();
+  for (const detail::Link& n : nodes) EXPECT_FALSE(n.linked());
 }
 
 }  // namespace

@@ -134,20 +134,42 @@ TEST(Stamps, IncreaseInPostAndArrivalOrder) {
   EXPECT_LT(m[1].stamp, m[2].stamp);
 }
 
-TEST(Lifecycle, DestroyedQueueLeavesNodesUnlinked) {
-  Recv r(1, env(0, kAnySource, 1));
-  Msg m(2, env(0, 1, 1));
+TEST(Lifecycle, ClearUnlinksEverything) {
+  PostedQueue pq;
+  UnexpectedQueue uq;
+  Recv r[3] = {Recv(0, env(0, kAnySource, 1)), Recv(1, env(0, 1, 1)), Recv(2, env(1, 1, kAnyTag))};
+  Msg m[3] = {Msg(0, env(0, 1, 1)), Msg(1, env(0, 2, 1)), Msg(2, env(1, 1, 5))};
+  for (Recv& x : r) pq.post(x);
+  for (Msg& x : m) uq.push(x);
+  pq.clear();
+  uq.clear();
+  EXPECT_TRUE(pq.empty());
+  EXPECT_TRUE(uq.empty());
+  for (Recv& x : r) EXPECT_FALSE(x.queued());
+  for (Msg& x : m) EXPECT_FALSE(x.queued());
+  EXPECT_EQ(pq.match(env(0, 1, 1)), nullptr);
+  EXPECT_EQ(uq.find(env(0, kAnySource, kAnyTag)), nullptr);
+  PostedQueue again;  // the nodes are usable in another queue
+  again.post(r[0]);
+  EXPECT_EQ(again.match(env(0, 3, 1)), &r[0]);
+  uq.push(m[2]);
+  EXPECT_EQ(uq.take(env(1, 1, 5)), &m[2]);
+}
+
+// Teardown order is free: a queue destroyed after its nodes touches none of
+// them (AddressSanitizer would catch it).
+TEST(Lifecycle, NodesMayDieBeforeTheQueue) {
+  auto pq = std::make_unique<PostedQueue>();
+  auto uq = std::make_unique<UnexpectedQueue>();
   {
-    auto pq = std::make_unique<PostedQueue>();
-    auto uq = std::make_unique<UnexpectedQueue>();
-    pq->post(r);
-    uq->push(m);
+    auto r = std::make_unique<Recv>(1, env(0, kAnySource, 1));
+    auto m = std::make_unique<Msg>(2, env(0, 1, 1));
+    pq->post(*r);
+    uq->push(*m);
   }
-  EXPECT_FALSE(r.queued());
-  EXPECT_FALSE(m.queued());
-  PostedQueue again;
-  again.post(r);  // usable in another queue
-  EXPECT_EQ(again.match(env(0, 3, 1)), &r);
+  pq.reset();
+  uq.reset();
+  SUCCEED();
 }
 
 TEST(Lifecycle, CopyOfAQueuedNodeIsNotQueued) {
