@@ -1,5 +1,6 @@
 #include "runtime/communicator_table.hpp"
 
+#include <string>
 #include <utility>
 
 namespace shmpi::runtime {
@@ -23,14 +24,12 @@ CommunicatorTable::CommunicatorTable(std::uint32_t world_rank, std::uint32_t wor
 
 MPI_Comm CommunicatorTable::add(Communicator comm) {
   reserve_context(comm.context);
-  for (std::size_t i = MPI_COMM_SELF + 1; i < slots_.size(); ++i) {
-    if (!slots_[i]) {
-      slots_[i] = std::move(comm);
-      return static_cast<MPI_Comm>(i);
-    }
-  }
-  slots_.emplace_back(std::move(comm));
-  return static_cast<MPI_Comm>(slots_.size() - 1);
+  std::size_t i = MPI_COMM_SELF + 1;
+  while (i < slots_.size() && slots_[i]) ++i;
+  if (i == slots_.size()) slots_.emplace_back();
+  if (comm.name.empty()) comm.name = "communicator " + std::to_string(i);
+  slots_[i] = std::move(comm);
+  return static_cast<MPI_Comm>(i);
 }
 
 bool CommunicatorTable::free(MPI_Comm handle) noexcept {

@@ -28,7 +28,9 @@ class CommunicatorTable {
     return slot ? &*slot : nullptr;
   }
 
-  // Adds `comm` and returns its new handle (reusing freed ones).
+  // Adds `comm` and returns its new handle (reusing freed ones). A
+  // communicator without a name is called "communicator <handle>". Adding
+  // may move the other communicators: pointers from find() do not survive it.
   MPI_Comm add(Communicator comm);
   // Frees `handle`; false for the predefined communicators or unknown ones.
   bool free(MPI_Comm handle) noexcept;
