@@ -14,9 +14,13 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       own_(Segment::create(layout_.total_bytes())),
       peers_(nranks),
       writers_(nranks),
-      readers_(nranks) {
+      readers_(nranks),
+      pids_(nranks, 0),
+      bases_(nranks, 0) {
   if (limits.ring_size < 4 * kCacheLine || (limits.ring_size & (limits.ring_size - 1)) != 0)
     throw std::invalid_argument("ring size must be a power of two of at least 256 bytes");
+  // Before first touch, so the pages land where the policy says.
+  place_memory(own_.data(), own_.size(), limits.numa, current_numa_node());
   auto* header = reinterpret_cast<SegmentHeader*>(own_.data());
   header->magic = kSegmentMagic;
   header->nranks = nranks;
@@ -26,13 +30,16 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
     readers_[sender] = RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
                                   own_.data() + layout_.cells_offset(sender), layout_.ring_size);
   }
+  pids_[rank] = ::getpid();
+  bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
   // The ring to ourselves lives in our own segment.
   writers_[rank] = RingWriter(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(rank)),
                               own_.data() + layout_.cells_offset(rank), layout_.ring_size);
 }
 
 PeerAddress Transport::address() const noexcept {
-  return PeerAddress{static_cast<std::int64_t>(::getpid()), own_.fd(), own_.size()};
+  return PeerAddress{static_cast<std::int64_t>(::getpid()), own_.fd(), own_.size(),
+                     reinterpret_cast<std::uintptr_t>(own_.data())};
 }
 
 void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
@@ -47,6 +54,8 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
   writers_[peer] = RingWriter(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
                               segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
   peers_[peer] = std::move(segment);
+  pids_[peer] = static_cast<pid_t>(address.pid);
+  bases_[peer] = address.base;
 }
 
 }  // namespace shmpi::btl

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "btl/numa_placement.hpp"
 #include "btl/ring.hpp"
 #include "btl/segment.hpp"
 #include "btl/segment_layout.hpp"
@@ -25,6 +26,7 @@ namespace shmpi::btl {
 
 struct Limits {
   std::size_t ring_size = 64 * 1024;  // bytes per ring, power of two
+  NumaPolicy numa = NumaPolicy::Local;  // placement of our receive segment
 };
 
 // What a peer needs to map this rank's segment.
@@ -32,6 +34,7 @@ struct PeerAddress {
   std::int64_t pid;
   std::int32_t fd;
   std::uint64_t bytes;
+  std::uint64_t base;  // where the owner mapped it (for single-copy probes)
 };
 
 class Transport {
@@ -44,6 +47,13 @@ class Transport {
 
   // Maps `peer`'s segment and checks its header. Throws on failure.
   void connect(std::uint32_t peer, const PeerAddress& address);
+
+  // The process id of `peer` (for single-copy transfers).
+  pid_t peer_pid(std::uint32_t peer) const noexcept { return pids_[peer]; }
+
+  // Address, in `peer`'s address space, of its segment's first word (the
+  // SegmentHeader magic): a known value to probe single copy with.
+  std::uint64_t peer_segment_base(std::uint32_t peer) const noexcept { return bases_[peer]; }
 
   // The ring this rank writes into `peer`'s segment.
   RingWriter& writer(std::uint32_t peer) noexcept { return writers_[peer]; }
@@ -80,6 +90,8 @@ class Transport {
   std::vector<Segment> peers_;  // indexed by rank; empty for self
   std::vector<RingWriter> writers_;
   std::vector<RingReader> readers_;
+  std::vector<pid_t> pids_;             // by rank
+  std::vector<std::uint64_t> bases_;    // by rank
 };
 
 }  // namespace shmpi::btl

@@ -1,23 +1,24 @@
-// Pml: MPI point-to-point matching and protocols over the btl.
+// Pml: MPI point-to-point matching and protocols over the btl (the wire
+// format and protocols are described in pml/protocol.hpp).
 //
-// Sends: a message up to the eager limit is one ring record; a larger one
-// is a FragFirst record followed by Frag records of at most max_fragment
-// bytes, pushed as ring space allows. Messages to one peer leave in the
-// order their sends started (one send queue per peer).
-//
-// Receives: each arriving message is matched against the posted receives;
-// unmatched ones are kept as Unexpected records until a receive claims
-// them. A fragmented message streams straight into the receive buffer once
-// matched, even if its first part arrived unexpected.
+// Messages to one peer leave in the order their sends started (one send
+// queue per peer). Arriving messages are matched against the posted
+// receives; unmatched ones are kept as Unexpected records until a receive
+// or a matched probe claims them. Control records the receive side owes
+// (Ack, Cts, Fin) go out at once, or wait in a per-peer control queue when
+// the ring is full, so a handler never blocks.
 //
 // Single-threaded: the caller serialises every call (MPI_THREAD_SERIALIZED).
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "btl/single_copy.hpp"
 #include "btl/transport.hpp"
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
@@ -27,8 +28,9 @@
 namespace shmpi::pml {
 
 struct ProtocolLimits {
-  std::size_t eager_limit = 4096;    // largest single-record message
-  std::size_t max_fragment = 16384;  // largest fragment payload
+  std::size_t eager_limit = 4096;       // largest single-record message
+  std::size_t max_fragment = 16384;     // largest fragment payload
+  std::size_t rndv_threshold = 16384;   // smallest rendezvous message
 };
 
 struct WaitPolicy {
@@ -37,30 +39,52 @@ struct WaitPolicy {
   std::uint32_t spins_before_yield = 1u << 14;
 };
 
+// What a probe learns about a pending message.
+struct ProbeResult {
+  std::int32_t source;
+  std::int32_t tag;
+  std::uint64_t bytes;
+};
+
 class Pml {
  public:
-  Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait);
+  // `single_copy` may be nullptr (no single copy: rendezvous streams).
+  Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
+      btl::SingleCopy* single_copy = nullptr);
 
   // Starts sending `bytes` from `buffer` to world rank `dest`. The request
-  // completes when the buffer may be reused. `envelope.source` is our rank
-  // in the communicator of `envelope.context`.
-  void start_send(Request& request, std::uint32_t dest, const Envelope& envelope,
-                  const void* buffer, std::size_t bytes) noexcept;
+  // completes when the buffer may be reused (and, in synchronous mode, once
+  // the receiver matched it). `envelope.source` is our communicator rank.
+  void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                  std::size_t bytes, SendMode mode = SendMode::Standard);
 
   // Starts a receive of at most `capacity` bytes matching `want`.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
 
-  // Polls every inbound ring and pushes queued sends. True if anything moved.
+  // Polls every inbound ring and pushes queued records. True if anything moved.
   bool progress() noexcept;
 
   // Progresses until `request` completes.
   void wait(Request& request) noexcept;
 
+  // The earliest pending message matching `want`, if any (after one round
+  // of progress). The message stays pending.
+  bool probe(const Envelope& want, ProbeResult& result) noexcept;
+
+  // Matched probe: removes the earliest matching message from matching and
+  // returns it (nullptr if none), to be received by start_mrecv.
+  Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
+  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
+
+  // Cancels a receive still waiting for a message, or a send none of which
+  // has left yet. True if cancelled (the request is then complete).
+  bool cancel(Request& request) noexcept;
+
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
 
  private:
-  // The message currently streaming in on one peer's ring.
+  // The pipelined message currently streaming in on one peer's ring.
   struct Incoming {
     Request* request = nullptr;        // matched receive, or
     Unexpected* unexpected = nullptr;  // unmatched message being buffered
@@ -71,22 +95,44 @@ class Pml {
     Request* head = nullptr;
     Request* tail = nullptr;
   };
+  struct Control {
+    std::uint32_t peer;
+    RecordKind kind;
+    std::uint64_t cookie;
+    RendezvousReply reply;  // Cts only
+  };
 
+  // Send side (send_path.cpp).
+  void enqueue(Request& request) noexcept;
+  bool push(Request& request) noexcept;
+  bool push_eager(Request& request, btl::RingWriter& ring) noexcept;
+  bool push_rts(Request& request, btl::RingWriter& ring) noexcept;
+  bool push_fragments(Request& request, btl::RingWriter& ring, RecordKind first, RecordKind rest) noexcept;
+  void push_queued(std::uint32_t peer) noexcept;
+  void send_control(const Control& control) noexcept;
+  bool try_control(const Control& control) noexcept;
+  void flush_controls() noexcept;
+
+  // Receive side (receive_path.cpp).
   void on_record(std::uint32_t peer, std::span<const std::byte> body);
   void on_first(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload);
   void on_fragment(std::uint32_t peer, std::span<const std::byte> payload) noexcept;
+  void on_control(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload) noexcept;
+  void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void claim(Request& request, Unexpected& message) noexcept;
-  bool push(Request& request) noexcept;
-  void push_queued(std::uint32_t peer) noexcept;
+  void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie) noexcept;
+  void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
 
   btl::Transport& transport_;
   ProtocolLimits limits_;
   WaitPolicy wait_;
+  btl::SingleCopy* single_copy_;
   UnexpectedStore store_;  // owns the nodes of unexpected_: declared first, destroyed last
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
-  std::vector<Incoming> incoming_;    // by world rank
+  std::vector<Incoming> incoming_;      // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
+  std::vector<Control> controls_;       // control records waiting for ring space
   std::uint32_t queued_sends_ = 0;
 };
 

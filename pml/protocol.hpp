@@ -1,9 +1,17 @@
 // The pml's wire format: the header that starts every ring record body.
 //
-// The btl carries records opaquely; the pml puts a MatchHeader first. A
-// message is either one Eager record (header + whole payload) or a
-// FragFirst record followed, on the same ring and with nothing in between,
-// by Frag records until `length` bytes have arrived.
+// The btl carries records opaquely; the pml puts a MatchHeader first.
+// Protocols, by message size (limits from the Config):
+// - eager: one Eager record, header + whole payload;
+// - pipelined: a FragFirst record, then Frag records on the same ring with
+//   nothing in between, until `length` bytes have arrived;
+// - rendezvous: an Rts record; once matched the receiver either copies the
+//   payload straight out of the sender (single copy) and answers Fin, or
+//   answers Cts and the sender streams RndvFrag records addressed to the
+//   receiver's request.
+// A synchronous send (kSync) carries an 8-byte cookie right after the
+// header; the receiver answers Ack with that cookie once the message is
+// matched.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +20,16 @@ namespace shmpi::pml {
 
 enum class RecordKind : std::uint8_t {
   Eager = 1,      // the whole message
-  FragFirst = 2,  // first part of a fragmented message; `length` is the total
-  Frag = 3,       // continuation of the message in progress on this ring
+  FragFirst = 2,  // first part of a pipelined message; `length` is the total
+  Frag = 3,       // continuation of the pipelined message on this ring
+  Ack = 4,        // receiver -> sender: the synchronous send `length` (cookie) matched
+  Rts = 5,        // request to send: payload is a RendezvousOffer
+  Cts = 6,        // receiver -> sender: stream the rendezvous message; payload RendezvousReply
+  RndvFrag = 7,   // sender -> receiver: part of a rendezvous message; `length` = receiver cookie
+  Fin = 8,        // receiver -> sender: rendezvous `length` (cookie) finished, buffer free
 };
+
+inline constexpr std::uint8_t kSync = 1;  // flags: synchronous send, cookie follows the header
 
 struct MatchHeader {
   std::uint32_t context;  // communicator context id
@@ -23,8 +38,20 @@ struct MatchHeader {
   RecordKind kind;
   std::uint8_t flags;
   std::uint16_t reserved;
-  std::uint64_t length;   // total message bytes
+  std::uint64_t length;   // total message bytes, or a cookie for control records
 };
 static_assert(sizeof(MatchHeader) == 24);
+
+// Payload of an Rts record.
+struct RendezvousOffer {
+  std::uint64_t address;  // the sender's buffer, in the sender's address space
+  std::uint64_t cookie;   // the sender's request
+};
+
+// Payload of a Cts record.
+struct RendezvousReply {
+  std::uint64_t sender_cookie;    // from the offer
+  std::uint64_t receiver_cookie;  // where RndvFrag records go
+};
 
 }  // namespace shmpi::pml

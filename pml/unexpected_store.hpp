@@ -15,16 +15,21 @@ namespace shmpi::pml {
 struct Unexpected : UnexpectedMsg {
   std::uint32_t peer = 0;       // world rank of the sender
   std::uint64_t length = 0;     // total message bytes
-  std::uint64_t received = 0;   // bytes that have arrived so far
+  std::uint64_t received = 0;   // bytes that have arrived so far (eager / pipelined)
+  bool rendezvous = false;      // an Rts: the payload is still in the sender
+  bool sync = false;            // the sender waits for an Ack with `cookie`
+  std::uint64_t cookie = 0;     // the sender's request (sync or rendezvous)
+  std::uint64_t address = 0;    // rendezvous: the sender's buffer
   std::vector<std::byte> data;  // payload; capacity kept across reuses
   Unexpected* next_free = nullptr;
 
-  bool arrived() const noexcept { return received == length; }
+  bool arrived() const noexcept { return rendezvous || received == length; }
 };
 
 class UnexpectedStore {
  public:
-  Unexpected& acquire(std::uint32_t peer, std::uint64_t length) {
+  // A fresh record with room for `buffered` payload bytes.
+  Unexpected& acquire(std::uint32_t peer, std::uint64_t length, std::uint64_t buffered) {
     Unexpected* u = free_;
     if (u != nullptr) {
       free_ = u->next_free;
@@ -34,7 +39,11 @@ class UnexpectedStore {
     u->peer = peer;
     u->length = length;
     u->received = 0;
-    u->data.resize(length);
+    u->rendezvous = false;
+    u->sync = false;
+    u->cookie = 0;
+    u->address = 0;
+    u->data.resize(buffered);
     return *u;
   }
 

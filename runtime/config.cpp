@@ -38,11 +38,12 @@ Config Config::from_environment() {
   c.rndv_threshold = bytes_of("rndv_threshold");
   c.single_copy = value_of("single_copy") == "cma" ? SingleCopy::Cma : SingleCopy::None;
   const std::string numa = value_of("numa_policy");
-  c.numa_policy = numa == "local" ? NumaPolicy::Local
-                  : numa == "interleave" ? NumaPolicy::Interleave
-                                         : NumaPolicy::None;
+  c.numa_policy = numa == "local" ? btl::NumaPolicy::Local
+                  : numa == "interleave" ? btl::NumaPolicy::Interleave
+                                         : btl::NumaPolicy::None;
   const std::string wait = value_of("wait_policy");
   c.wait_policy = wait == "spin" ? WaitMode::Spin : wait == "yield" ? WaitMode::Yield : WaitMode::Auto;
+  c.test_cma_eperm = value_of("test_cma_eperm") == "1";
   if (c.eager_limit + 64 > c.ring_size / 4)
     throw ConfigError("invalid SHMPI_EAGER_LIMIT: eager_limit=" + std::to_string(c.eager_limit) +
                       " does not fit a quarter of ring_size=" + std::to_string(c.ring_size));

@@ -8,10 +8,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "btl/numa_placement.hpp"
+
 namespace shmpi::runtime {
 
 enum class SingleCopy : std::uint8_t { Cma, None };
-enum class NumaPolicy : std::uint8_t { Local, Interleave, None };
 enum class WaitMode : std::uint8_t { Auto, Spin, Yield };
 
 struct Config {
@@ -21,8 +22,9 @@ struct Config {
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   SingleCopy single_copy = SingleCopy::Cma;
-  NumaPolicy numa_policy = NumaPolicy::Local;
+  btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;
+  bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
 
   // Reads every SHMPI_<NAME> variable (defaults where unset). Throws
   // ConfigError whose what() is one line naming the variable and the rule.

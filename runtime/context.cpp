@@ -18,7 +18,8 @@ bool g_finalized = false;
 constexpr const char* kAddressKey = "shmpi.segment";
 
 std::string encode(const btl::PeerAddress& a) {
-  return std::to_string(a.pid) + ":" + std::to_string(a.fd) + ":" + std::to_string(a.bytes);
+  return std::to_string(a.pid) + ":" + std::to_string(a.fd) + ":" + std::to_string(a.bytes) + ":" +
+         std::to_string(a.base);
 }
 
 btl::PeerAddress decode(const std::string& text) {
@@ -26,11 +27,13 @@ btl::PeerAddress decode(const std::string& text) {
   long long pid = 0;
   int fd = 0;
   unsigned long long bytes = 0;
-  if (std::sscanf(text.c_str(), "%lld:%d:%llu", &pid, &fd, &bytes) != 3)
+  unsigned long long base = 0;
+  if (std::sscanf(text.c_str(), "%lld:%d:%llu:%llu", &pid, &fd, &bytes, &base) != 4)
     throw WireUpError("malformed segment address '" + text + "' from a peer");
   a.pid = pid;
   a.fd = fd;
   a.bytes = bytes;
+  a.base = base;
   return a;
 }
 
@@ -50,21 +53,34 @@ pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& st
 Context::Context(std::unique_ptr<KvStore> store)
     : config_(Config::from_environment()),
       store_(std::move(store)),
-      transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size}),
-      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment},
-           wait_policy_for(config_, *store_)),
+      transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size, config_.numa_policy}),
+      single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
+      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold},
+           wait_policy_for(config_, *store_), &single_copy_),
       status_(store_->rank(), store_->size()),
       communicators_(store_->rank(), store_->size()) {
   wire_up();
 }
 
 void Context::wire_up() {
+  if (single_copy_.enabled()) btl::allow_peer_access();
   store_->put(kAddressKey, encode(transport_.address()));
   store_->fence();
   for (std::uint32_t peer = 0; peer < size(); ++peer) {
     if (peer == rank()) continue;
     transport_.connect(peer, decode(store_->get(peer, kAddressKey)));
   }
+  probe_single_copy();
+}
+
+// Containers and ptrace policies often forbid CMA: find out now with a real
+// transfer (the magic word of the next rank's segment) rather than on the
+// first large message. A refusal switches single copy off for this rank,
+// whose rendezvous receives then stream through the rings instead.
+void Context::probe_single_copy() noexcept {
+  if (!single_copy_.enabled() || size() < 2) return;
+  const std::uint32_t peer = (rank() + 1) % size();
+  single_copy_.probe(transport_.peer_pid(peer), transport_.peer_segment_base(peer), sizeof(std::uint64_t));
 }
 
 void Context::wait(pml::Request& request, const BlockedCall& call) noexcept {

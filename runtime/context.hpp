@@ -33,6 +33,8 @@ class Context {
   std::uint32_t size() const noexcept { return transport_.size(); }
   const Config& config() const noexcept { return config_; }
   pml::Pml& pml() noexcept { return pml_; }
+  const btl::Transport& transport() const noexcept { return transport_; }
+  bool single_copy_enabled() const noexcept { return single_copy_.enabled(); }
   KvStore& store() noexcept { return *store_; }
   StatusPage& status() noexcept { return status_; }
 
@@ -52,10 +54,12 @@ class Context {
  private:
   static pml::WaitPolicy wait_policy_for(const Config& config, const KvStore& store);
   void wire_up();
+  void probe_single_copy() noexcept;
 
   Config config_;
   std::unique_ptr<KvStore> store_;
   btl::Transport transport_;
+  btl::SingleCopy single_copy_;
   pml::Pml pml_;
   StatusPage status_;
   CommunicatorTable communicators_;

@@ -54,6 +54,9 @@ inline constexpr TunableSpec kTunables[] = {
     {"wait_policy", "auto",
      "how a blocked rank waits: spin, yield after a short spin, or auto (yield when ranks outnumber cores)",
      TunableKind::Choice, 0, 0, false, "auto|spin|yield"},
+    {"test_cma_eperm", "0",
+     "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",
+     TunableKind::Choice, 0, 0, false, "0|1"},
 };
 
 inline std::span<const TunableSpec> tunables() { return kTunables; }

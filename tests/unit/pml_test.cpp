@@ -13,13 +13,19 @@ namespace {
 
 constexpr std::uint32_t kCtx = 0;
 
+// How rendezvous payloads move in a test job.
+enum class Copy { Streamed, Cma, CmaRefused };
+
 struct TwoRanks {
-  explicit TwoRanks(ProtocolLimits limits = {}, std::size_t ring = 64 * 1024)
-      : t0(0, 2, btl::Limits{ring}), t1(1, 2, btl::Limits{ring}) {
+  explicit TwoRanks(ProtocolLimits limits = {}, std::size_t ring = 64 * 1024, Copy copy = Copy::Streamed)
+      : t0(0, 2, btl::Limits{ring}),
+        t1(1, 2, btl::Limits{ring}),
+        c0(copy != Copy::Streamed, copy == Copy::CmaRefused),
+        c1(copy != Copy::Streamed, copy == Copy::CmaRefused) {
     t0.connect(1, t1.address());
     t1.connect(0, t0.address());
-    p0 = std::make_unique<Pml>(t0, limits, WaitPolicy{});
-    p1 = std::make_unique<Pml>(t1, limits, WaitPolicy{});
+    p0 = std::make_unique<Pml>(t0, limits, WaitPolicy{}, &c0);
+    p1 = std::make_unique<Pml>(t1, limits, WaitPolicy{}, &c1);
   }
   // Progresses both until every request in `requests` completes.
   void run(std::initializer_list<Request*> requests) {
@@ -33,6 +39,7 @@ struct TwoRanks {
     FAIL() << "requests did not complete";
   }
   btl::Transport t0, t1;
+  btl::SingleCopy c0, c1;
   std::unique_ptr<Pml> p0, p1;
 };
 
@@ -114,27 +121,36 @@ TEST(Pml, TruncationDeliversThePrefixAndReportsBothSizes) {
   EXPECT_EQ(w, 42);
 }
 
-class PmlSizes : public ::testing::TestWithParam<std::size_t> {};
+struct SizeCase {
+  std::size_t bytes;
+  Copy copy;
+};
+
+class PmlSizes : public ::testing::TestWithParam<SizeCase> {};
 
 TEST_P(PmlSizes, LargeMessagesCrossBothWaysAtOnce) {
-  TwoRanks job(ProtocolLimits{4096, 16384}, 64 * 1024);
-  const std::size_t n = GetParam();
+  const auto [n, copy] = GetParam();
+  TwoRanks job(ProtocolLimits{4096, 16384, 16384}, 64 * 1024, copy);
   auto a = pattern(n, 4), b = pattern(n, 5);
   std::vector<std::byte> got_a(n), got_b(n);
   Request s0, s1, r0, r1;
   job.p0->start_send(s0, 1, Envelope{kCtx, 0, 1}, a.data(), n);
   job.p1->start_send(s1, 0, Envelope{kCtx, 1, 1}, b.data(), n);
-  job.run({&s0, &s1});  // both stream into unexpected buffers
+  for (int i = 0; i < 100; ++i) {  // eager and pipelined ones arrive unexpected
+    job.p0->progress();
+    job.p1->progress();
+  }
   job.p1->start_recv(r1, Envelope{kCtx, 0, 1}, got_a.data(), n);
   job.p0->start_recv(r0, Envelope{kCtx, 1, 1}, got_b.data(), n);
-  job.run({&r0, &r1});
+  job.run({&s0, &s1, &r0, &r1});
   EXPECT_EQ(got_a, a);
   EXPECT_EQ(got_b, b);
+  EXPECT_EQ(r1.status.bytes, n);
 }
 
 TEST_P(PmlSizes, ReceivePostedMidStreamTakesTheRest) {
-  TwoRanks job;
-  const std::size_t n = GetParam();
+  const auto [n, copy] = GetParam();
+  TwoRanks job(ProtocolLimits{}, 64 * 1024, copy);
   auto data = pattern(n, 6);
   std::vector<std::byte> got(n);
   Request send, recv;
@@ -145,9 +161,108 @@ TEST_P(PmlSizes, ReceivePostedMidStreamTakesTheRest) {
   EXPECT_EQ(got, data);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, PmlSizes,
-                         ::testing::Values(0, 1, 4095, 4096, 4097, 16383, 16384, 16385, 65536, 1 << 20,
-                                           (1 << 20) + 1));
+TEST_P(PmlSizes, TruncatedReceiveKeepsThePrefix) {
+  const auto [n, copy] = GetParam();
+  TwoRanks job(ProtocolLimits{}, 64 * 1024, copy);
+  auto data = pattern(n, 8);
+  std::vector<std::byte> got(n / 2);
+  Request send, recv;
+  job.p1->start_recv(recv, Envelope{kCtx, 0, 2}, got.data(), got.size());
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 2}, data.data(), n);
+  job.run({&send, &recv});
+  EXPECT_EQ(recv.status.result, n == 0 ? Completion::Ok : Completion::Truncated);
+  EXPECT_EQ(recv.status.sent_bytes, n);
+  EXPECT_EQ(recv.status.bytes, n / 2);
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), data.begin()));
+}
+
+std::vector<SizeCase> size_cases() {
+  std::vector<SizeCase> cases;
+  // Every protocol boundary -1, 0, +1 (eager 4096, rendezvous 16384), and large.
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
+                        std::size_t{16383}, std::size_t{16384}, std::size_t{16385}, std::size_t{65536},
+                        std::size_t{1} << 20, (std::size_t{1} << 20) + 1})
+    for (Copy copy : {Copy::Streamed, Copy::Cma, Copy::CmaRefused}) cases.push_back({n, copy});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<SizeCase>& info) {
+  const char* copy[] = {"streamed", "cma", "cma_refused"};
+  return std::to_string(info.param.bytes) + "_" + copy[static_cast<int>(info.param.copy)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, PmlSizes, ::testing::ValuesIn(size_cases()), case_name);
+
+TEST(Pml, SynchronousSendCompletesOnlyOnceMatched) {
+  for (std::size_t n : {std::size_t{8}, std::size_t{10000}, std::size_t{100000}}) {
+    TwoRanks job;
+    auto data = pattern(n, 9);
+    std::vector<std::byte> got(n);
+    Request send, recv;
+    job.p0->start_send(send, 1, Envelope{kCtx, 0, 4}, data.data(), n, SendMode::Synchronous);
+    for (int i = 0; i < 1000; ++i) {
+      job.p0->progress();
+      job.p1->progress();
+    }
+    EXPECT_FALSE(send.complete) << n;  // buffered at the receiver, but not matched
+    job.p1->start_recv(recv, Envelope{kCtx, 0, 4}, got.data(), n);
+    job.run({&send, &recv});
+    EXPECT_EQ(got, data);
+  }
+}
+
+TEST(Pml, ProbeSeesWithoutReceivingAndTakeRemovesFromMatching) {
+  TwoRanks job;
+  int a = 1, b = 2;
+  Request s1, s2;
+  job.p0->start_send(s1, 1, Envelope{kCtx, 0, 10}, &a, sizeof a);
+  job.p0->start_send(s2, 1, Envelope{kCtx, 0, 11}, &b, sizeof b);
+  ProbeResult seen{};
+  ASSERT_TRUE(job.p1->probe(Envelope{kCtx, kAnySource, 11}, seen));
+  EXPECT_EQ(seen.tag, 11);
+  EXPECT_EQ(seen.bytes, sizeof b);
+  EXPECT_TRUE(job.p1->probe(Envelope{kCtx, 0, 11}, seen));  // still there
+  Unexpected* message = job.p1->take_message(Envelope{kCtx, kAnySource, kAnyTag}, seen);
+  ASSERT_NE(message, nullptr);
+  EXPECT_EQ(seen.tag, 10);
+  EXPECT_FALSE(job.p1->probe(Envelope{kCtx, 0, 10}, seen));  // taken: invisible to others
+  int got = 0;
+  Request r;
+  job.p1->start_mrecv(r, *message, &got, sizeof got);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(got, 1);
+}
+
+TEST(Pml, CancelledReceiveNeverMatches) {
+  TwoRanks job;
+  int got1 = 0, got2 = 0, v = 7;
+  Request r1, r2, s;
+  job.p1->start_recv(r1, Envelope{kCtx, 0, 3}, &got1, sizeof got1);
+  job.p1->start_recv(r2, Envelope{kCtx, 0, 3}, &got2, sizeof got2);
+  EXPECT_TRUE(job.p1->cancel(r1));
+  EXPECT_TRUE(r1.complete);
+  EXPECT_TRUE(r1.status.cancelled);
+  job.p0->start_send(s, 1, Envelope{kCtx, 0, 3}, &v, sizeof v);
+  job.run({&r2});
+  EXPECT_EQ(got2, 7);
+  EXPECT_EQ(got1, 0);
+  EXPECT_FALSE(job.p1->cancel(r2));  // complete: nothing to cancel
+}
+
+TEST(Pml, QueuedSendCanBeCancelledButNotOnceItLeft) {
+  // A 4 KiB ring holds three 1000-byte eager records; the fourth waits.
+  TwoRanks job(ProtocolLimits{1024, 1024, 16384}, 4096);
+  std::vector<std::byte> data(1000);
+  Request sends[4];
+  for (Request& s : sends) job.p0->start_send(s, 1, Envelope{kCtx, 0, 1}, data.data(), data.size());
+  EXPECT_TRUE(sends[2].complete);
+  ASSERT_FALSE(sends[3].complete);
+  EXPECT_FALSE(job.p0->cancel(sends[0]));  // already in the ring
+  EXPECT_TRUE(job.p0->cancel(sends[3]));
+  EXPECT_TRUE(sends[3].status.cancelled);
+  for (int i = 0; i < 100; ++i) job.p1->progress();
+  EXPECT_EQ(job.p1->unexpected_count(), 3u);  // the cancelled one never arrives
+}
 
 TEST(Pml, SendToSelfThroughItsOwnRing) {
   btl::Transport t(0, 1, btl::Limits{});

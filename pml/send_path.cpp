@@ -1,0 +1,216 @@
+// Pml, send side: starting sends, pushing records as ring space allows,
+// and the control records the receive side owes its peers.
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "pml/pml.hpp"
+
+namespace shmpi::pml {
+namespace {
+
+constexpr std::size_t kHeaderBytes = sizeof(MatchHeader);
+constexpr std::size_t kCookieBytes = sizeof(std::uint64_t);
+
+std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_cast<std::uintptr_t>(&request); }
+
+// Everything owed has been pushed; complete unless the peer still owes us.
+void finished_pushing(Request& request) noexcept {
+  request.pushed = true;
+  if (!request.awaiting_peer) request.complete = true;
+}
+
+}  // namespace
+
+Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
+         btl::SingleCopy* single_copy)
+    : transport_(transport),
+      limits_(limits),
+      wait_(wait),
+      single_copy_(single_copy),
+      incoming_(transport.size()),
+      send_queues_(transport.size()) {}
+
+void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                     std::size_t bytes, SendMode mode) {
+  request.kind = RequestKind::Send;
+  request.complete = false;
+  request.send_buffer = static_cast<const std::byte*>(buffer);
+  request.length = bytes;
+  request.sent = 0;
+  request.peer_cookie = 0;
+  request.dest = dest;
+  request.mode = mode;
+  request.started = false;
+  request.pushed = false;
+  // A synchronous eager or pipelined send waits for the receiver's Ack; a
+  // rendezvous send always waits for the receiver (Fin or Cts).
+  request.awaiting_peer = mode == SendMode::Synchronous;
+  request.envelope = envelope;
+  request.next_send = nullptr;
+  request.status = Status{};
+  if (send_queues_[dest].head == nullptr && push(request)) {
+    finished_pushing(request);
+    return;
+  }
+  enqueue(request);
+}
+
+void Pml::enqueue(Request& request) noexcept {
+  SendQueue& queue = send_queues_[request.dest];
+  request.next_send = nullptr;
+  if (queue.tail != nullptr) queue.tail->next_send = &request; else queue.head = &request;
+  queue.tail = &request;
+  ++queued_sends_;
+}
+
+// Pushes as much of `request` as the ring takes. True once all it owes now is in.
+bool Pml::push(Request& request) noexcept {
+  btl::RingWriter& ring = transport_.writer(request.dest);
+  if (request.peer_cookie != 0) return push_fragments(request, ring, RecordKind::RndvFrag, RecordKind::RndvFrag);
+  if (!request.started && request.length >= limits_.rndv_threshold) return push_rts(request, ring);
+  if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, ring);
+  return push_fragments(request, ring, RecordKind::FragFirst, RecordKind::Frag);
+}
+
+bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
+  const bool sync = request.mode == SendMode::Synchronous;
+  const std::size_t extra = sync ? kCookieBytes : 0;
+  std::byte* out = ring.try_reserve(kHeaderBytes + extra + request.length);
+  if (out == nullptr) return false;
+  const MatchHeader header{request.envelope.context, request.envelope.tag, request.envelope.source,
+                           RecordKind::Eager, sync ? kSync : std::uint8_t{0}, 0, request.length};
+  std::memcpy(out, &header, kHeaderBytes);
+  if (sync) {
+    const std::uint64_t cookie = cookie_of(request);
+    std::memcpy(out + kHeaderBytes, &cookie, kCookieBytes);
+  }
+  if (request.length != 0) std::memcpy(out + kHeaderBytes + extra, request.send_buffer, request.length);
+  ring.commit();
+  request.started = true;
+  request.sent = request.length;
+  return true;
+}
+
+bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
+  std::byte* out = ring.try_reserve(kHeaderBytes + sizeof(RendezvousOffer));
+  if (out == nullptr) return false;
+  const MatchHeader header{request.envelope.context, request.envelope.tag, request.envelope.source,
+                           RecordKind::Rts, 0, 0, request.length};
+  const RendezvousOffer offer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
+  std::memcpy(out, &header, kHeaderBytes);
+  std::memcpy(out + kHeaderBytes, &offer, sizeof offer);
+  ring.commit();
+  request.started = true;
+  request.awaiting_peer = true;  // Fin, or Cts to stream
+  return true;
+}
+
+bool Pml::push_fragments(Request& request, btl::RingWriter& ring, RecordKind first, RecordKind rest) noexcept {
+  const bool sync = request.mode == SendMode::Synchronous && first == RecordKind::FragFirst;
+  const std::size_t fragment = std::min(limits_.max_fragment, ring.max_body() - kHeaderBytes - kCookieBytes);
+  const std::uint64_t length_field = first == RecordKind::RndvFrag ? request.peer_cookie : request.length;
+  bool first_record = !request.started;
+  while (first_record || request.sent < request.length) {
+    const RecordKind kind = first_record ? first : rest;
+    const std::size_t extra = kind == RecordKind::FragFirst && sync ? kCookieBytes : 0;
+    const std::size_t chunk = std::min(fragment, request.length - request.sent);
+    std::byte* out = ring.try_reserve(kHeaderBytes + extra + chunk);
+    if (out == nullptr) return false;
+    const MatchHeader header{request.envelope.context, request.envelope.tag, request.envelope.source, kind,
+                             extra != 0 ? kSync : std::uint8_t{0}, 0, length_field};
+    std::memcpy(out, &header, kHeaderBytes);
+    if (extra != 0) {
+      const std::uint64_t cookie = cookie_of(request);
+      std::memcpy(out + kHeaderBytes, &cookie, kCookieBytes);
+    }
+    std::memcpy(out + kHeaderBytes + extra, request.send_buffer + request.sent, chunk);
+    ring.commit();
+    request.started = true;
+    request.sent += chunk;
+    first_record = false;
+  }
+  return true;
+}
+
+void Pml::push_queued(std::uint32_t peer) noexcept {
+  SendQueue& queue = send_queues_[peer];
+  while (queue.head != nullptr && push(*queue.head)) {
+    Request* done = queue.head;
+    queue.head = done->next_send;
+    if (queue.head == nullptr) queue.tail = nullptr;
+    done->next_send = nullptr;
+    --queued_sends_;
+    finished_pushing(*done);
+  }
+}
+
+bool Pml::try_control(const Control& control) noexcept {
+  btl::RingWriter& ring = transport_.writer(control.peer);
+  const std::size_t extra = control.kind == RecordKind::Cts ? sizeof(RendezvousReply) : 0;
+  std::byte* out = ring.try_reserve(kHeaderBytes + extra);
+  if (out == nullptr) return false;
+  const MatchHeader header{0, 0, 0, control.kind, 0, 0, control.cookie};
+  std::memcpy(out, &header, kHeaderBytes);
+  if (extra != 0) std::memcpy(out + kHeaderBytes, &control.reply, sizeof control.reply);
+  ring.commit();
+  return true;
+}
+
+void Pml::send_control(const Control& control) noexcept {
+  if (controls_.empty() && try_control(control)) return;
+  controls_.push_back(control);  // capacity is kept: no allocation once warm
+}
+
+void Pml::flush_controls() noexcept {
+  std::erase_if(controls_, [this](const Control& c) { return try_control(c); });
+}
+
+bool Pml::cancel(Request& request) noexcept {
+  if (request.complete) return false;
+  if (request.kind == RequestKind::Recv) {
+    if (!posted_.cancel(request)) return false;
+  } else {
+    if (request.started) return false;  // part of it has left: too late
+    SendQueue& queue = send_queues_[request.dest];
+    Request* before = nullptr;
+    Request* at = queue.head;
+    while (at != nullptr && at != &request) before = std::exchange(at, at->next_send);
+    if (at == nullptr) return false;
+    (before != nullptr ? before->next_send : queue.head) = request.next_send;
+    if (queue.tail == &request) queue.tail = before;
+    --queued_sends_;
+  }
+  request.status.cancelled = true;
+  request.complete = true;
+  return true;
+}
+
+bool Pml::progress() noexcept {
+  bool moved = transport_.poll([this](std::uint32_t peer, std::span<const std::byte> body) {
+                 on_record(peer, body);
+               }) != 0;
+  if (!controls_.empty()) flush_controls();
+  if (queued_sends_ != 0) {
+    const std::uint32_t before = queued_sends_;
+    for (std::uint32_t peer = 0; peer < transport_.size(); ++peer)
+      if (send_queues_[peer].head != nullptr) push_queued(peer);
+    moved = moved || queued_sends_ != before;
+  }
+  return moved;
+}
+
+void Pml::wait(Request& request) noexcept {
+  std::uint32_t idle = 0;
+  while (!request.complete) {
+    if (progress()) {
+      idle = 0;
+    } else if (++idle >= wait_.spins_before_yield) {
+      ::sched_yield();
+      idle = 0;
+    }
+  }
+}
+
+}  // namespace shmpi::pml
