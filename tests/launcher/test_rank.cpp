@@ -152,7 +152,10 @@ int run_mode(const std::string& mode, int argc, char** argv) {
     if (g_me.rank == 0) std::exit(0);
     pause();
   } else if (mode == "segv") {  // segv [RANK]
-    if (is_target(argc, argv, 2)) raise(SIGSEGV);
+    if (is_target(argc, argv, 2)) {
+      signal(SIGSEGV, SIG_DFL);  // under ASan: die by the signal, not by its report
+      raise(SIGSEGV);
+    }
     pause();
   } else if (mode == "abort") {  // abort CODE [RANK]
     if (is_target(argc, argv, 3)) {
