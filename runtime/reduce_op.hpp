@@ -3,8 +3,9 @@
 //
 // Which op applies to which type follows MPI-3.1 §5.9.2 ("Op / Allowed
 // Types") with two documented extensions:
-//   - MPI_CHAR is accepted wherever a C integer is, as MPICH and Open MPI do
-//     (the standard lists only MPI_SIGNED_CHAR / MPI_UNSIGNED_CHAR there).
+//   - MPI_CHAR is accepted wherever a C integer is, as MPICH does (its
+//     "C_INTEGER_EXTRA" group). The standard's C integer group lists only
+//     MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR; MPI_CHAR is a printable character.
 //   - MPI_REPLACE (§11.3.4, one-sided) applies to every predefined type and
 //     copies `in` over `inout`.
 // MPI_MAXLOC / MPI_MINLOC apply only to the pair types of §5.9.4.
