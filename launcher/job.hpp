@@ -45,7 +45,9 @@ class Job {
   };
 
   // job_spawn.cpp
+  struct SpawnShared;
   void spawn_all();
+  void spawn_rank(int rank, const SpawnShared& shared);
   Environment job_environment() const;
   void report_bindings() const;
   void check_exec_failures(UniqueFd read_end) const;

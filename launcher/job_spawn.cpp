@@ -44,10 +44,6 @@ Job::Job(LaunchPlan plan)
       output_(plan_.ranks, OutputFormat{plan_.options.tag_output, plan_.options.timestamp_output}),
       ranks_(static_cast<std::size_t>(plan_.ranks)) {
   ::setenv("PMIX_MCA_gds", "hash", 1);  // the server's store: no files (DESIGN.md facts)
-  // hwloc's GL plugin probes X11 displays during PMIx_server_init (~15 ms
-  // of failed connects); the launcher needs none of it. Ranks keep the
-  // user's environment (captured before this point).
-  ::setenv("HWLOC_COMPONENTS", "-gl", 0);
   server_.emplace(session_.path(), events_);
 }
 
@@ -79,70 +75,72 @@ void Job::check_exec_failures(UniqueFd read_end) const {
   throw usage_error(plan_.options.command.front() + ": cannot execute: " + reason);
 }
 
+// What every rank shares at spawn time; lives on spawn_all()'s stack.
+struct Job::SpawnShared {
+  Environment base_env;
+  ExecStrings argv;
+  Pipe exec_errors;
+  UniqueFd dev_null;
+  Pipe rank0_stdin;   // only when stdin is the foreground terminal (StdinPump)
+  int rank0_stdin_fd;
+};
+
 void Job::spawn_all() {
   JobLayout layout{"shmpi-" + std::to_string(::getpid()), host_name(), {}};
   for (const RankBinding& binding : plan_.placement.ranks) layout.cpusets.push_back(format_cpu_list(binding.cpus));
   server_->register_job(layout);
   if (plan_.options.report_bindings) report_bindings();
 
-  Environment base = job_environment();
-  ExecStrings argv(plan_.options.command);
-  Pipe exec_errors = make_pipe();
-  UniqueFd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (!dev_null) throw system_error("/dev/null", errno);
-  Pipe rank0_stdin;
-  int rank0_stdin_fd = 0;  // non-terminal stdin goes to rank 0 as it is
-  if (::isatty(0) != 0) {
-    rank0_stdin_fd = dev_null.get();
+  SpawnShared shared{job_environment(), ExecStrings(plan_.options.command), make_pipe(),
+                     UniqueFd(::open("/dev/null", O_RDONLY | O_CLOEXEC)), {}, 0};
+  if (!shared.dev_null) throw system_error("/dev/null", errno);
+  if (::isatty(0) != 0) {  // non-terminal stdin goes to rank 0 as it is (fd 0)
+    shared.rank0_stdin_fd = shared.dev_null.get();
     if (stdin_is_foreground_terminal()) {
-      rank0_stdin = make_pipe();
-      rank0_stdin_fd = rank0_stdin.read_end.get();
+      shared.rank0_stdin = make_pipe();
+      shared.rank0_stdin_fd = shared.rank0_stdin.read_end.get();
     }
   }
-
-  for (int r = 0; r < plan_.ranks; ++r) {
-    RankSlot& slot = ranks_[static_cast<std::size_t>(r)];
-    ExecStrings envp(server_->client_env(r, base));
-    Pipe out, err;
-    int out_fd, err_fd;
-    if (plan_.files.empty()) {
-      out = make_pipe();
-      err = make_pipe();
-      out_fd = out.write_end.get();
-      err_fd = err.write_end.get();
-    } else {
-      out_fd = plan_.files[static_cast<std::size_t>(r)].out.get();
-      err_fd = plan_.files[static_cast<std::size_t>(r)].err.get();
-    }
-    const RankBinding& binding = plan_.placement.ranks[static_cast<std::size_t>(r)];
-    SpawnSpec spec;
-    spec.rank = r;
-    spec.path = plan_.program_path.c_str();
-    spec.argv = argv.get();
-    spec.envp = envp.get();
-    if (!binding.cpus.empty()) spec.cpus = to_cpu_set(binding.cpus);
-    spec.stdin_fd = r == 0 ? rank0_stdin_fd : dev_null.get();
-    spec.stdout_fd = out_fd;
-    spec.stderr_fd = err_fd;
-    spec.status_fd = status_.fd();
-    spec.exec_error_fd = exec_errors.write_end.get();
-    spec.pgid = pgid_;
-    spec.parent = ::getpid();
-    spec.signal_mask = &signals_.original_mask();
-    slot.child.emplace(Child::spawn(spec));
-    ++alive_;
-    if (r == 0) pgid_ = slot.child->pid();
-    if (out.read_end) {
-      set_nonblocking(out.read_end.get());
-      set_nonblocking(err.read_end.get());
-      slot.out = std::move(out.read_end);
-      slot.err = std::move(err.read_end);
-    }
-  }
+  for (int r = 0; r < plan_.ranks; ++r) spawn_rank(r, shared);
   plan_.files.clear();  // the ranks hold the output files now
-  exec_errors.write_end.reset();
-  check_exec_failures(std::move(exec_errors.read_end));
-  if (rank0_stdin.write_end) stdin_pump_.emplace(std::move(rank0_stdin.write_end));
+  shared.exec_errors.write_end.reset();
+  check_exec_failures(std::move(shared.exec_errors.read_end));
+  if (shared.rank0_stdin.write_end) stdin_pump_.emplace(std::move(shared.rank0_stdin.write_end));
+}
+
+void Job::spawn_rank(int r, const SpawnShared& shared) {
+  auto index = static_cast<std::size_t>(r);
+  RankSlot& slot = ranks_[index];
+  ExecStrings envp(server_->client_env(r, shared.base_env));
+  Pipe out, err;
+  if (plan_.files.empty()) {
+    out = make_pipe();
+    err = make_pipe();
+  }
+  const RankBinding& binding = plan_.placement.ranks[index];
+  SpawnSpec spec;
+  spec.rank = r;
+  spec.path = plan_.program_path.c_str();
+  spec.argv = shared.argv.get();
+  spec.envp = envp.get();
+  if (!binding.cpus.empty()) spec.cpus = to_cpu_set(binding.cpus);
+  spec.stdin_fd = r == 0 ? shared.rank0_stdin_fd : shared.dev_null.get();
+  spec.stdout_fd = plan_.files.empty() ? out.write_end.get() : plan_.files[index].out.get();
+  spec.stderr_fd = plan_.files.empty() ? err.write_end.get() : plan_.files[index].err.get();
+  spec.status_fd = status_.fd();
+  spec.exec_error_fd = shared.exec_errors.write_end.get();
+  spec.pgid = pgid_;
+  spec.parent = ::getpid();
+  spec.signal_mask = &signals_.original_mask();
+  slot.child.emplace(Child::spawn(spec));
+  ++alive_;
+  if (r == 0) pgid_ = slot.child->pid();
+  if (out.read_end) {
+    set_nonblocking(out.read_end.get());
+    set_nonblocking(err.read_end.get());
+    slot.out = std::move(out.read_end);
+    slot.err = std::move(err.read_end);
+  }
 }
 
 }  // namespace shmpi::launcher

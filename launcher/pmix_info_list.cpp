@@ -38,6 +38,11 @@ InfoList& InfoList::add_bool(const char* key, bool value) {
   return *this;
 }
 
+InfoList& InfoList::add_topology(const char* key, pmix_topology_t& value) {
+  add_raw(key, &value, PMIX_TOPO);
+  return *this;
+}
+
 InfoList& InfoList::add_array(const char* key, InfoList& inner) {
   InfoArray array;
   inner.convert(array);

@@ -38,6 +38,7 @@ class InfoList {
   InfoList& add_u16(const char* key, std::uint16_t value);
   InfoList& add_rank(const char* key, pmix_rank_t value);
   InfoList& add_bool(const char* key, bool value);
+  InfoList& add_topology(const char* key, pmix_topology_t& value);
   // Adds `inner` as one value of type PMIX_DATA_ARRAY (e.g. PMIX_PROC_DATA).
   InfoList& add_array(const char* key, InfoList& inner);
 

@@ -1,5 +1,6 @@
 #include "pmix_server.hpp"
 
+#include <hwloc.h>
 #include <pmix.h>
 #include <pmix_server.h>
 #include <unistd.h>
@@ -107,15 +108,33 @@ std::string local_peers(int size) {
   return peers;
 }
 
+HwlocTopology::HwlocTopology() {
+  // hwloc's plugins (GL probes X11 displays, PCI) are of no use here; the
+  // variable is read when hwloc first initialises its components, in this
+  // process only (the ranks' environment was captured earlier).
+  ::setenv("HWLOC_PLUGINS_PATH", "/nonexistent", 0);
+  hwloc_topology_t topology = nullptr;
+  if (hwloc_topology_init(&topology) != 0) throw LaunchError("hwloc_topology_init failed", kExitInternal);
+  if (hwloc_topology_load(topology) != 0) {
+    hwloc_topology_destroy(topology);
+    throw LaunchError("hwloc_topology_load failed", kExitInternal);
+  }
+  topology_ = topology;
+}
+
+HwlocTopology::~HwlocTopology() { hwloc_topology_destroy(static_cast<hwloc_topology_t>(topology_)); }
+
 PmixServer::PmixServer(const std::string& tmpdir, ServerEvents& events) : events_(events) {
+  char source[] = "hwloc";
+  pmix_topology_t topology{source, topology_.get()};
   InfoList info;
   info.add(PMIX_SERVER_TMPDIR, tmpdir)
       .add(PMIX_SYSTEM_TMPDIR, tmpdir)
       .add_bool(PMIX_SERVER_TOOL_SUPPORT, false)
-      .add_bool(PMIX_SERVER_SYSTEM_SUPPORT, false);
-  InfoArray array;
-  info.convert(array);
-  check(PMIx_server_init(&g_module, array.data(), array.size()), "PMIx_server_init");
+      .add_bool(PMIX_SERVER_SYSTEM_SUPPORT, false)
+      .add_topology(PMIX_TOPOLOGY2, topology);
+  info.convert(init_info_);
+  check(PMIx_server_init(&g_module, init_info_.data(), init_info_.size()), "PMIx_server_init");
 }
 
 PmixServer::~PmixServer() { PMIx_server_finalize(); }

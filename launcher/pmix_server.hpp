@@ -4,11 +4,17 @@
 // constructor, PMIx_server_finalize in the destructor (libpmix allows one
 // server per process, so only one PmixServer may exist at a time). Upcalls
 // run on PMIx's progress thread and only push ServerEvents.
+//
+// Start-up cost: left alone, PMIx_server_init discovers the hwloc topology
+// including PCI devices (config-space reads of every device) and loads
+// hwloc's GL/OpenCL plugins: ~100 ms here. We hand it a topology loaded
+// without I/O objects and without plugins (PMIX_TOPOLOGY2) instead.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "pmix_info_list.hpp"
 #include "server_events.hpp"
 
 namespace shmpi::launcher {
@@ -19,6 +25,19 @@ struct JobLayout {
   std::string hostname;
   std::vector<std::string> cpusets;  // per rank, "0-3,8" list; "" = not bound
   int size() const noexcept { return static_cast<int>(cpusets.size()); }
+};
+
+// An hwloc topology of this machine without I/O devices (owner).
+class HwlocTopology {
+ public:
+  HwlocTopology();  // throws LaunchError
+  HwlocTopology(const HwlocTopology&) = delete;
+  HwlocTopology& operator=(const HwlocTopology&) = delete;
+  ~HwlocTopology();
+  void* get() const noexcept { return topology_; }  // hwloc_topology_t
+
+ private:
+  void* topology_ = nullptr;
 };
 
 class PmixServer {
@@ -40,6 +59,8 @@ class PmixServer {
  private:
   ServerEvents& events_;
   std::string nspace_;
+  HwlocTopology topology_;  // PMIx keeps pointers into these two until finalize
+  InfoArray init_info_;
 };
 
 // "0,1,2,...,n-1" (PMIX_LOCAL_PEERS).

@@ -178,6 +178,18 @@ case "$CASE" in
     wait_bg
     expect_rc 143
     [ "$SECONDS" -le 3 ] || fail "took $SECONDS s to kill ranks ignoring SIGTERM" ;;
+  sigint-twice)
+    start_bg -n 2 --kill-grace 30 "$TEST_RANK" ignore-term
+    wait_ranks 2
+    wait_for_text "$W/out" "ready"
+    SECONDS=0
+    kill -INT "$BG"
+    wait_for_text "$W/err" "received SIGINT"
+    kill -0 "$BG" || fail "stopped before the grace period"
+    kill -INT "$BG"
+    wait_bg
+    expect_rc 130
+    [ "$SECONDS" -le 5 ] || fail "a second SIGINT did not kill at once ($SECONDS s)" ;;
   stdin)
     printf 'alpha\nbeta\n' | timeout -s KILL 40 "$SHMPIRUN" -n 2 "$TEST_RANK" cat >"$W/out" 2>"$W/err"
     RC=$?

@@ -165,8 +165,9 @@ int run_mode(const std::string& mode, int argc, char** argv) {
     pause();
   } else if (mode == "sleep") {  // sleep forever (SIGTERM ends it)
     pause();
-  } else if (mode == "ignore-term") {  // ignores SIGTERM: only SIGKILL ends it
+  } else if (mode == "ignore-term") {  // ignores SIGTERM and SIGINT: only SIGKILL ends it
     signal(SIGTERM, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
     std::printf("ready\n");
     std::fflush(stdout);
     for (;;) pause();
