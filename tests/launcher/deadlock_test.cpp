@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "hang_report.hpp"
 
 namespace shmpi::launcher {
@@ -77,6 +79,23 @@ TEST(HangReport, TableAndVerdict) {
   EXPECT_NE(report.find("blocked      MPI_Recv"), std::string::npos);
   EXPECT_NE(report.find("2.500"), std::string::npos);
   EXPECT_NE(report.find("deadlock: rank 0 waits in MPI_Recv for rank 1 (tag 7); rank 1 waits"), std::string::npos);
+}
+
+TEST(StatusPage, SeqlockReaderCopiesEvenAndFlagsOddRecords) {
+  contract::RankStatus record{};
+  record.sequence.store(2);
+  record.state = static_cast<std::uint32_t>(contract::RankState::Blocked);
+  std::snprintf(record.call, sizeof record.call, "MPI_Ssend");
+  record.peer = 3;
+  record.outstanding = 2;
+  RankSnapshot snap = read_status(record);
+  EXPECT_TRUE(snap.consistent);
+  EXPECT_EQ(snap.state, contract::RankState::Blocked);
+  EXPECT_EQ(snap.call, "MPI_Ssend");
+  EXPECT_EQ(snap.peer, 3);
+  EXPECT_EQ(snap.outstanding, 2u);
+  record.sequence.store(3);  // a writer that died mid-update
+  EXPECT_FALSE(read_status(record).consistent);
 }
 
 }  // namespace

@@ -278,6 +278,25 @@ case "$CASE" in
   bad-memory)
     run -n 64 --oversubscribe --set ring_size=64M "$TEST_RANK" hello
     expect_usage_regex "shmpirun: 64 ranks need about [0-9]+ MiB of memory for their shared-memory segments \(ring_size=67108864\) but only [0-9]+ MiB is available; use fewer ranks or a smaller --set ring_size" ;;
+  bad-exec-format)
+    printf 'not a program\n' > "$W/garbage"; chmod +x "$W/garbage"
+    run -n 2 "$W/garbage"
+    expect_usage_error "shmpirun: $W/garbage: cannot execute: not a binary nor a script with a #! line" ;;
+  launcher-killed)  # SIGKILL on shmpirun: ranks die with it, the next run removes its session dir
+    start_bg -n 2 "$TEST_RANK" sleep
+    wait_ranks 2
+    kill -KILL "$BG"; wait "$BG" 2>/dev/null; BG=
+    for _ in $(seq 200); do
+      kill -0 "$(pid_of 0)" 2>/dev/null || kill -0 "$(pid_of 1)" 2>/dev/null || break
+      sleep 0.01
+    done
+    [ -n "$(ls -A "$TMPDIR")" ] || fail "expected the killed job's session dir"
+    run -n 1 true
+    expect_rc 0 ;;
+  bind-numa)
+    run -n 2 --bind-to numa --map-by numa --report-bindings "$TEST_RANK" affinity
+    expect_rc 0
+    expect_err_regex "\[[^]]+:[0-9]+\] MCW rank 1 (bound to CPUs? [-0-9,]+ \(NUMA node [0-9]+\): \[[./B]+\]|is not bound.*)" ;;
   version-help)
     run --version; expect_rc 0; grep -q "^shmpirun (shmpi) " "$W/out" || fail "version"
     run --help; expect_rc 0; grep -q "^usage: shmpirun" "$W/out" || fail "help" ;;
