@@ -11,6 +11,7 @@
 // Single-threaded: the caller serialises every call (MPI_THREAD_SERIALIZED).
 #pragma once
 
+#include <sched.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -64,8 +65,25 @@ class Pml {
   // Polls every inbound ring and pushes queued records. True if anything moved.
   bool progress() noexcept;
 
+  // Progresses until done() is true, yielding the core after a while
+  // without progress when the wait policy says so.
+  template <class Done>
+  void wait_until(Done&& done) noexcept {
+    std::uint32_t idle = 0;
+    while (!done()) {
+      if (progress()) {
+        idle = 0;
+      } else if (++idle >= wait_.spins_before_yield) {
+        ::sched_yield();
+        idle = 0;
+      }
+    }
+  }
+
   // Progresses until `request` completes.
-  void wait(Request& request) noexcept;
+  void wait(Request& request) noexcept {
+    wait_until([&request] { return request.complete; });
+  }
 
   // The earliest pending message matching `want`, if any (after one round
   // of progress). The message stays pending.

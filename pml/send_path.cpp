@@ -1,7 +1,5 @@
 // Pml, send side: starting sends, pushing records as ring space allows,
 // and the control records the receive side owes its peers.
-#include <sched.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -199,18 +197,6 @@ bool Pml::progress() noexcept {
     moved = moved || queued_sends_ != before;
   }
   return moved;
-}
-
-void Pml::wait(Request& request) noexcept {
-  std::uint32_t idle = 0;
-  while (!request.complete) {
-    if (progress()) {
-      idle = 0;
-    } else if (++idle >= wait_.spins_before_yield) {
-      ::sched_yield();
-      idle = 0;
-    }
-  }
 }
 
 }  // namespace shmpi::pml

@@ -83,13 +83,6 @@ void Context::probe_single_copy() noexcept {
   single_copy_.probe(transport_.peer_pid(peer), transport_.peer_segment_base(peer), sizeof(std::uint64_t));
 }
 
-void Context::wait(pml::Request& request, const BlockedCall& call) noexcept {
-  if (request.complete) return;
-  status_.blocked(call, 0);
-  pml_.wait(request);
-  status_.unblocked();
-}
-
 void Context::finalize() {
   barrier(*this, *communicator(MPI_COMM_WORLD));
   status_.finalized();

@@ -12,11 +12,14 @@
 #include "btl/transport.hpp"
 #include "mpi.h"
 #include "pml/pml.hpp"
+#include "runtime/bsend_buffer.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/communicator_table.hpp"
 #include "runtime/config.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/kv_store.hpp"
+#include "runtime/message_table.hpp"
+#include "runtime/request_table.hpp"
 #include "runtime/status_page.hpp"
 
 namespace shmpi::runtime {
@@ -42,10 +45,29 @@ class Context {
   Communicator* communicator(MPI_Comm handle) noexcept { return communicators_.find(handle); }
   CommunicatorTable& communicators() noexcept { return communicators_; }
   DatatypeTable& datatypes() noexcept { return datatypes_; }
+  RequestTable& requests() noexcept { return requests_; }
+  BsendBuffer& bsend_buffer() noexcept { return bsend_; }
+  MessageTable& messages() noexcept { return messages_; }
+
+  // Recycles completed orphaned requests and their Bsend space.
+  void reap() noexcept {
+    if (requests_.orphans() != 0) requests_.reap([this](std::size_t offset) { bsend_.release(offset); });
+  }
 
   // Runs `request` to completion, telling the status page what we wait for
   // if it does not complete at once.
-  void wait(pml::Request& request, const BlockedCall& call) noexcept;
+  void wait(pml::Request& request, const BlockedCall& call) noexcept {
+    wait_until([&request] { return request.complete; }, call);
+  }
+
+  // Progresses until done(), with the status page saying what we wait for.
+  template <class Done>
+  void wait_until(Done&& done, const BlockedCall& call) noexcept {
+    if (done()) return;
+    status_.blocked(call, requests_.active());
+    pml_.wait_until(done);
+    status_.unblocked();
+  }
 
   // Completes outstanding sends, synchronises with every rank, and tells
   // the launcher we are done.
@@ -64,6 +86,9 @@ class Context {
   StatusPage status_;
   CommunicatorTable communicators_;
   DatatypeTable datatypes_;
+  RequestTable requests_;
+  BsendBuffer bsend_;
+  MessageTable messages_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

@@ -1,0 +1,116 @@
+// MPI entry points: receives, send-receive, and counting what arrived.
+#include <cstring>
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "runtime/p2p.hpp"
+#include "runtime/status.hpp"
+
+using namespace shmpi::runtime;
+using shmpi::pml::Completion;
+using shmpi::pml::Envelope;
+
+namespace {
+
+// Receives into `buf` and completes the status; the error as raised.
+int blocking_recv(Context& context, const char* call, const Transfer& t, void* buf, MPI_Status* status) {
+  if (t.proc_null()) {
+    fill_null_status(status);
+    return MPI_SUCCESS;
+  }
+  shmpi::pml::Request request;
+  context.pml().start_recv(request, Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
+  context.wait(request, BlockedCall{call, t.world_peer(), t.tag, t.bytes, t.comm->context});
+  if (request.status.result == Completion::Truncated) {
+    fill_status(status, request.status, MPI_ERR_TRUNCATE);
+    return raise_error(context, t.comm, call, MPI_ERR_TRUNCATE, truncation_reason(*t.comm, request.status, t.bytes));
+  }
+  fill_status(status, request.status, MPI_SUCCESS);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Recv";
+  Context& context = context_for(kCall);
+  Transfer t;
+  if (int rc = prepare_recv(context, kCall, buf, count, type, source, tag, comm, t)) return rc;
+  return blocking_recv(context, kCall, t, buf, status);
+}
+
+extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Irecv";
+  Context& context = context_for(kCall);
+  if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
+  Transfer t;
+  if (int rc = prepare_recv(context, kCall, buf, count, type, source, tag, comm, t)) return rc;
+  start_recv(context, t, buf, request);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Sendrecv";
+  Context& context = context_for(kCall);
+  Transfer out, in;
+  if (int rc = prepare_send(context, kCall, sendbuf, sendcount, sendtype, dest, sendtag, comm, out)) return rc;
+  if (int rc = prepare_recv(context, kCall, recvbuf, recvcount, recvtype, source, recvtag, comm, in)) return rc;
+  // Receive posted first, so two ranks exchanging large messages never wait on each other.
+  MPI_Request send = MPI_REQUEST_NULL;
+  shmpi::pml::Request recv;
+  if (!in.proc_null()) context.pml().start_recv(recv, Envelope{in.comm->context, in.peer, in.tag}, recvbuf, in.bytes);
+  start_send(context, out, sendbuf, shmpi::pml::SendMode::Standard, &send);
+  MpiRequest& s = *context.requests().find(send);
+  context.wait(s.pml, BlockedCall{kCall, out.world_peer(), sendtag, out.bytes, out.comm->context});
+  context.requests().release(send);
+  if (in.proc_null()) {
+    fill_null_status(status);
+    return MPI_SUCCESS;
+  }
+  context.wait(recv, BlockedCall{kCall, in.world_peer(), recvtag, in.bytes, in.comm->context});
+  const bool truncated = recv.status.result == Completion::Truncated;
+  fill_status(status, recv.status, truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+  if (truncated)
+    return raise_error(context, in.comm, kCall, MPI_ERR_TRUNCATE, truncation_reason(*in.comm, recv.status, in.bytes));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                                     int recvtag, MPI_Comm comm, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Sendrecv_replace";
+  Context& context = context_for(kCall);
+  Transfer out;
+  if (int rc = prepare_send(context, kCall, buf, count, type, dest, sendtag, comm, out)) return rc;
+  // Send from a copy so the buffer can receive while the message leaves.
+  std::vector<std::byte> copy(out.bytes);
+  if (out.bytes != 0) std::memcpy(copy.data(), buf, out.bytes);
+  return PMPI_Sendrecv(copy.data(), count, type, dest, sendtag, buf, count, type, source, recvtag, comm, status);
+}
+
+extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
+  constexpr const char* kCall = "MPI_Get_count";
+  Context& context = context_for(kCall);
+  std::size_t element = 0;
+  if (int rc = raise_if(context, nullptr, kCall, check_datatype(context.datatypes(), type, element))) return rc;
+  if (status == nullptr || count == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null status or count pointer");
+  const std::uint64_t bytes = status_bytes(*status);
+  if (element == 0) {
+    *count = 0;
+  } else if (bytes % element != 0 || bytes / element > 0x7fffffffu) {
+    *count = MPI_UNDEFINED;
+  } else {
+    *count = static_cast<int>(bytes / element);
+  }
+  return MPI_SUCCESS;
+}
+
+SHMPI_PMPI_ALIAS(Recv)
+SHMPI_PMPI_ALIAS(Irecv)
+SHMPI_PMPI_ALIAS(Sendrecv)
+SHMPI_PMPI_ALIAS(Sendrecv_replace)
+SHMPI_PMPI_ALIAS(Get_count)

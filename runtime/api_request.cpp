@@ -1,0 +1,301 @@
+// MPI entry points: completing, freeing and cancelling requests.
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "runtime/p2p.hpp"
+#include "runtime/status.hpp"
+
+using namespace shmpi::runtime;
+
+namespace {
+
+// An empty status (MPI-3.1 3.7.3): what a null or inactive request yields.
+void fill_empty_status(MPI_Status* status) noexcept {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->shmpi_cancelled = 0;
+  set_status_bytes(*status, 0);
+}
+
+// Checks every handle of an array; MPI_SUCCESS or the raised error.
+int check_requests(Context& context, const char* call, int count, const MPI_Request* requests) {
+  if (count < 0) return raise_error(context, nullptr, call, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  if (count > 0 && requests == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "null request array");
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] != MPI_REQUEST_NULL && context.requests().find(requests[i]) == nullptr)
+      return raise_error(context, nullptr, call, MPI_ERR_REQUEST,
+                         "invalid request " + std::to_string(requests[i]) + " at index " + std::to_string(i));
+  }
+  return MPI_SUCCESS;
+}
+
+bool is_complete(Context& context, MPI_Request handle) noexcept {
+  return handle != MPI_REQUEST_NULL && context.requests().find(handle)->pml.complete;
+}
+
+// Completes request `*handle`: fills `status`, frees it, sets the handle to
+// MPI_REQUEST_NULL. Returns its error class (not raised).
+int retire(Context& context, MPI_Request* handle, MPI_Status* status) noexcept {
+  MpiRequest& r = *context.requests().find(*handle);
+  const int error = completion_error(r);
+  fill_request_status(r, status, error);
+  context.requests().release(*handle);
+  *handle = MPI_REQUEST_NULL;
+  return error;
+}
+
+// Retires one request and raises its error through its handler.
+int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status) {
+  MpiRequest& r = *context.requests().find(*handle);
+  const int error = completion_error(r);
+  if (error == MPI_SUCCESS) return retire(context, handle, status);
+  fill_request_status(r, status, error);
+  const int rc = raise_completion_error(context, r, call, error);
+  context.requests().release(*handle);
+  *handle = MPI_REQUEST_NULL;
+  return rc;
+}
+
+// Retires the completed requests among `indices`; MPI_ERR_IN_STATUS (raised
+// on the first failing request's communicator) if any failed.
+int retire_many(Context& context, const char* call, MPI_Request* requests, const std::vector<int>& indices,
+                MPI_Status* statuses, bool status_per_index) {
+  int failed = -1;
+  MPI_Comm failed_comm = MPI_COMM_NULL;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const int i = indices[k];
+    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[status_per_index ? i : static_cast<int>(k)];
+    const MPI_Comm comm = context.requests().find(requests[i])->comm;
+    if (retire(context, &requests[i], s) != MPI_SUCCESS && failed < 0) {
+      failed = i;
+      failed_comm = comm;
+    }
+  }
+  if (failed < 0) return MPI_SUCCESS;
+  return raise_error(context, context.communicator(failed_comm), call, MPI_ERR_IN_STATUS,
+                     "request " + std::to_string(failed) + " failed (see its status: message truncated)");
+}
+
+// What a rank blocked on `r` waits for, for the hang report.
+BlockedCall blocked_on(Context& context, const MpiRequest& r, const char* call) noexcept {
+  const Communicator* comm = context.communicator(r.comm);
+  if (r.pml.kind == shmpi::pml::RequestKind::Send)
+    return BlockedCall{call, static_cast<std::int32_t>(r.pml.dest), r.pml.envelope.tag, r.pml.length,
+                       r.pml.envelope.context};
+  const std::int32_t source = r.pml.want.source;
+  const std::int32_t peer = comm != nullptr && source >= 0 ? static_cast<std::int32_t>(comm->world_rank(source)) : -1;
+  return BlockedCall{call, peer, r.pml.want.tag, r.pml.capacity, r.pml.want.context};
+}
+
+// Retires every request of an array (all complete or null).
+int retire_all(Context& context, const char* call, int count, MPI_Request* requests, MPI_Status* statuses) {
+  std::vector<int> done;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] != MPI_REQUEST_NULL) {
+      done.push_back(i);
+    } else if (statuses != MPI_STATUSES_IGNORE) {
+      fill_empty_status(&statuses[i]);
+    }
+  }
+  return retire_many(context, call, requests, done, statuses, true);
+}
+
+}  // namespace
+
+extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Wait";
+  Context& context = context_for(kCall);
+  if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
+  if (int rc = check_requests(context, kCall, 1, request)) return rc;
+  if (*request == MPI_REQUEST_NULL) {
+    fill_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  MpiRequest& r = *context.requests().find(*request);
+  context.wait(r.pml, blocked_on(context, r, kCall));
+  context.reap();
+  return retire_raising(context, kCall, request, status);
+}
+
+extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Test";
+  Context& context = context_for(kCall);
+  if (request == nullptr || flag == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null request or flag pointer");
+  if (int rc = check_requests(context, kCall, 1, request)) return rc;
+  if (*request == MPI_REQUEST_NULL) {
+    *flag = 1;
+    fill_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (!is_complete(context, *request)) context.pml().progress();
+  context.reap();
+  *flag = is_complete(context, *request) ? 1 : 0;
+  return *flag ? retire_raising(context, kCall, request, status) : MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  constexpr const char* kCall = "MPI_Waitall";
+  Context& context = context_for(kCall);
+  if (int rc = check_requests(context, kCall, count, requests)) return rc;
+  context.wait_until(
+      [&] {
+        for (int i = 0; i < count; ++i)
+          if (requests[i] != MPI_REQUEST_NULL && !is_complete(context, requests[i])) return false;
+        return true;
+      },
+      BlockedCall{kCall, -1, -1, 0, 0});
+  context.reap();
+  return retire_all(context, kCall, count, requests, statuses);
+}
+
+extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  constexpr const char* kCall = "MPI_Testall";
+  Context& context = context_for(kCall);
+  if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
+  if (int rc = check_requests(context, kCall, count, requests)) return rc;
+  context.pml().progress();
+  context.reap();
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] != MPI_REQUEST_NULL && !is_complete(context, requests[i])) {
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
+  *flag = 1;
+  return retire_all(context, kCall, count, requests, statuses);
+}
+
+namespace {
+
+// Index of the first complete request, MPI_UNDEFINED if none is active,
+// -1 if some are active but none complete.
+int first_complete(Context& context, int count, const MPI_Request* requests) noexcept {
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    any_active = true;
+    if (is_complete(context, requests[i])) return i;
+  }
+  return any_active ? -1 : MPI_UNDEFINED;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Waitany";
+  Context& context = context_for(kCall);
+  if (index == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null index pointer");
+  if (int rc = check_requests(context, kCall, count, requests)) return rc;
+  int found = -1;
+  context.wait_until([&] { return (found = first_complete(context, count, requests)) != -1; },
+                     BlockedCall{kCall, -1, -1, 0, 0});
+  context.reap();
+  *index = found;
+  if (found == MPI_UNDEFINED) {
+    fill_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  return retire_raising(context, kCall, &requests[found], status);
+}
+
+extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Testany";
+  Context& context = context_for(kCall);
+  if (index == nullptr || flag == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null index or flag pointer");
+  if (int rc = check_requests(context, kCall, count, requests)) return rc;
+  int found = first_complete(context, count, requests);
+  if (found == -1) {
+    context.pml().progress();
+    found = first_complete(context, count, requests);
+  }
+  context.reap();
+  *flag = found != -1 ? 1 : 0;
+  *index = found == -1 ? MPI_UNDEFINED : found;
+  if (found == -1) return MPI_SUCCESS;
+  if (found == MPI_UNDEFINED) {
+    fill_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  return retire_raising(context, kCall, &requests[found], status);
+}
+
+namespace {
+
+int some(Context& context, const char* call, int incount, MPI_Request* requests, int* outcount, int* indices,
+         MPI_Status* statuses, bool block) {
+  if (outcount == nullptr) return raise_error(context, nullptr, call, MPI_ERR_ARG, "null outcount pointer");
+  if (int rc = check_requests(context, call, incount, requests)) return rc;
+  auto state = [&] { return first_complete(context, incount, requests); };
+  if (block) {
+    context.wait_until([&] { return state() != -1; }, BlockedCall{call, -1, -1, 0, 0});
+  } else if (state() == -1) {
+    context.pml().progress();
+  }
+  context.reap();
+  if (state() == MPI_UNDEFINED) {
+    *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  std::vector<int> done;
+  for (int i = 0; i < incount; ++i)
+    if (is_complete(context, requests[i])) done.push_back(i);
+  *outcount = static_cast<int>(done.size());
+  for (std::size_t k = 0; k < done.size() && indices != nullptr; ++k) indices[k] = done[k];
+  return retire_many(context, call, requests, done, statuses, false);
+}
+
+}  // namespace
+
+extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  Context& context = context_for("MPI_Waitsome");
+  return some(context, "MPI_Waitsome", incount, requests, outcount, indices, statuses, true);
+}
+
+extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  Context& context = context_for("MPI_Testsome");
+  return some(context, "MPI_Testsome", incount, requests, outcount, indices, statuses, false);
+}
+
+extern "C" int PMPI_Request_free(MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Request_free";
+  Context& context = context_for(kCall);
+  if (request == nullptr || context.requests().find(*request) == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST,
+                       request == nullptr ? "null request pointer" : "invalid request " + std::to_string(*request));
+  context.requests().orphan(*request);  // an active one completes on its own
+  *request = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Cancel(MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Cancel";
+  Context& context = context_for(kCall);
+  MpiRequest* r = request == nullptr ? nullptr : context.requests().find(*request);
+  if (r == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "invalid request");
+  if (!r->proc_null) context.pml().cancel(r->pml);  // may be too late: then it completes normally
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  Context& context = context_for("MPI_Test_cancelled");
+  if (status == nullptr || flag == nullptr)
+    return raise_error(context, nullptr, "MPI_Test_cancelled", MPI_ERR_ARG, "null status or flag pointer");
+  *flag = status->shmpi_cancelled ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+SHMPI_PMPI_ALIAS(Wait)
+SHMPI_PMPI_ALIAS(Test)
+SHMPI_PMPI_ALIAS(Waitall)
+SHMPI_PMPI_ALIAS(Testall)
+SHMPI_PMPI_ALIAS(Waitany)
+SHMPI_PMPI_ALIAS(Testany)
+SHMPI_PMPI_ALIAS(Waitsome)
+SHMPI_PMPI_ALIAS(Testsome)
+SHMPI_PMPI_ALIAS(Request_free)
+SHMPI_PMPI_ALIAS(Cancel)
+SHMPI_PMPI_ALIAS(Test_cancelled)

@@ -1,0 +1,120 @@
+// MPI entry points: the send modes, blocking and nonblocking, and the
+// MPI_Bsend buffer.
+#include "runtime/api.hpp"
+#include "runtime/p2p.hpp"
+
+using namespace shmpi::runtime;
+using shmpi::pml::SendMode;
+
+namespace {
+
+int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  SendMode mode) {
+  Context& context = context_for(call);
+  Transfer t;
+  if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
+  if (t.proc_null()) return MPI_SUCCESS;
+  shmpi::pml::Request request;
+  const std::uint32_t to = t.comm->world_rank(dest);
+  context.pml().start_send(request, to, shmpi::pml::Envelope{t.comm->context, t.comm->rank, tag}, buf, t.bytes, mode);
+  context.wait(request, BlockedCall{call, static_cast<std::int32_t>(to), tag, t.bytes, t.comm->context});
+  return MPI_SUCCESS;
+}
+
+int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, SendMode mode, MPI_Request* request) {
+  Context& context = context_for(call);
+  if (request == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "null request pointer");
+  Transfer t;
+  if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
+  start_send(context, t, buf, mode, request);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, SendMode::Standard);
+}
+
+extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, SendMode::Synchronous);
+}
+
+// Ready mode: the receive is known to be posted; a standard send is correct.
+extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, SendMode::Standard);
+}
+
+extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, SendMode::Standard, request);
+}
+
+extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) {
+  return nonblocking_send("MPI_Issend", buf, count, type, dest, tag, comm, SendMode::Synchronous, request);
+}
+
+extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) {
+  return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, SendMode::Standard, request);
+}
+
+extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  constexpr const char* kCall = "MPI_Bsend";
+  Context& context = context_for(kCall);
+  Transfer t;
+  if (int rc = prepare_send(context, kCall, buf, count, type, dest, tag, comm, t)) return rc;
+  return buffered_send(context, kCall, t, buf);
+}
+
+extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Ibsend";
+  Context& context = context_for(kCall);
+  if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
+  Transfer t;
+  if (int rc = prepare_send(context, kCall, buf, count, type, dest, tag, comm, t)) return rc;
+  if (int rc = buffered_send(context, kCall, t, buf)) return rc;
+  *request = completed_request(context, comm, false);  // the copy is made: buf is free
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
+  constexpr const char* kCall = "MPI_Buffer_attach";
+  Context& context = context_for(kCall);
+  if (size < 0) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "negative size " + std::to_string(size));
+  if (buffer == nullptr && size > 0) return raise_error(context, nullptr, kCall, MPI_ERR_BUFFER, "null buffer");
+  if (context.bsend_buffer().attached())
+    return raise_error(context, nullptr, kCall, MPI_ERR_BUFFER, "a buffer is already attached");
+  context.bsend_buffer().attach(buffer, static_cast<std::size_t>(size));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
+  constexpr const char* kCall = "MPI_Buffer_detach";
+  Context& context = context_for(kCall);
+  // Blocks until every buffered message has left (MPI-3.1 3.6.1).
+  context.wait_until(
+      [&context] {
+        context.reap();
+        return context.bsend_buffer().in_use() == 0;
+      },
+      BlockedCall{kCall, -2, -1, 0, 0});
+  auto [base, bytes] = context.bsend_buffer().detach();
+  if (buffer_addr != nullptr) *static_cast<void**>(buffer_addr) = base;
+  if (size != nullptr) *size = static_cast<int>(bytes);
+  return MPI_SUCCESS;
+}
+
+SHMPI_PMPI_ALIAS(Send)
+SHMPI_PMPI_ALIAS(Ssend)
+SHMPI_PMPI_ALIAS(Rsend)
+SHMPI_PMPI_ALIAS(Isend)
+SHMPI_PMPI_ALIAS(Issend)
+SHMPI_PMPI_ALIAS(Irsend)
+SHMPI_PMPI_ALIAS(Bsend)
+SHMPI_PMPI_ALIAS(Ibsend)
+SHMPI_PMPI_ALIAS(Buffer_attach)
+SHMPI_PMPI_ALIAS(Buffer_detach)

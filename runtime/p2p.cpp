@@ -1,0 +1,131 @@
+#include "runtime/p2p.hpp"
+
+#include <cstring>
+
+#include "runtime/api.hpp"
+#include "runtime/status.hpp"
+
+namespace shmpi::runtime {
+namespace {
+
+int prepare(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int peer, int tag,
+            MPI_Comm comm, bool receive, Transfer& out) {
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, call, comm);
+  std::size_t element = 0;
+  const Check failed = first_error({check_count(count), check_datatype(context.datatypes(), type, element),
+                                    check_buffer(buf, count), receive ? check_recv_tag(tag) : check_send_tag(tag),
+                                    receive ? check_source(peer, *c) : check_dest(peer, *c)});
+  if (int rc = raise_if(context, c, call, failed)) return rc;
+  out = Transfer{c, comm, element * static_cast<std::size_t>(count), peer, tag};
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int prepare_send(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, Transfer& out) {
+  return prepare(context, call, buf, count, type, dest, tag, comm, false, out);
+}
+
+int prepare_recv(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int source,
+                 int tag, MPI_Comm comm, Transfer& out) {
+  return prepare(context, call, buf, count, type, source, tag, comm, true, out);
+}
+
+MPI_Request completed_request(Context& context, MPI_Comm comm, bool proc_null_recv) {
+  MPI_Request handle = MPI_REQUEST_NULL;
+  MpiRequest& r = context.requests().allocate(handle);
+  r.comm = comm;
+  r.proc_null = proc_null_recv;
+  r.pml.kind = proc_null_recv ? pml::RequestKind::Recv : pml::RequestKind::Send;
+  r.pml.complete = true;
+  return handle;
+}
+
+void start_send(Context& context, const Transfer& t, const void* buf, pml::SendMode mode, MPI_Request* handle) {
+  if (t.proc_null()) {
+    *handle = completed_request(context, t.handle, false);
+    return;
+  }
+  MpiRequest& r = context.requests().allocate(*handle);
+  r.comm = t.handle;
+  context.pml().start_send(r.pml, t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
+                           buf, t.bytes, mode);
+}
+
+void start_recv(Context& context, const Transfer& t, void* buf, MPI_Request* handle) {
+  if (t.proc_null()) {
+    *handle = completed_request(context, t.handle, true);
+    return;
+  }
+  MpiRequest& r = context.requests().allocate(*handle);
+  r.comm = t.handle;
+  context.pml().start_recv(r.pml, pml::Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
+}
+
+int buffered_send(Context& context, const char* call, const Transfer& t, const void* buf) {
+  if (t.proc_null()) return MPI_SUCCESS;
+  BsendBuffer& space = context.bsend_buffer();
+  context.reap();
+  auto offset = space.allocate(t.bytes);
+  if (!offset) {
+    context.pml().progress();  // earlier buffered sends may just have left
+    context.reap();
+    offset = space.allocate(t.bytes);
+  }
+  if (!offset) {
+    return raise_error(context, t.comm, call, MPI_ERR_BUFFER,
+                       space.attached() ? "attached buffer of " + std::to_string(space.size()) +
+                                              " bytes has no room for " + std::to_string(t.bytes) +
+                                              " more bytes (+" + std::to_string(MPI_BSEND_OVERHEAD) +
+                                              " overhead)"
+                                        : std::string("no buffer attached (call MPI_Buffer_attach)"));
+  }
+  if (t.bytes != 0) std::memcpy(space.at(*offset), buf, t.bytes);
+  MPI_Request handle = MPI_REQUEST_NULL;
+  start_send(context, t, space.at(*offset), pml::SendMode::Standard, &handle);
+  MpiRequest& r = *context.requests().find(handle);
+  if (r.pml.complete) {  // it left at once: the space is free again
+    space.release(*offset);
+    context.requests().release(handle);
+    return MPI_SUCCESS;
+  }
+  r.buffered = true;
+  r.buffer_offset = *offset;
+  context.requests().orphan(handle);  // reap() releases it and its space
+  return MPI_SUCCESS;
+}
+
+int completion_error(const MpiRequest& r) noexcept {
+  return r.pml.status.result == pml::Completion::Truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+void fill_request_status(const MpiRequest& r, MPI_Status* status, int error) noexcept {
+  if (status == MPI_STATUS_IGNORE) return;
+  if (r.proc_null) {
+    fill_null_status(status);
+  } else if (r.pml.kind == pml::RequestKind::Send) {
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = error;
+    set_status_bytes(*status, 0);
+  } else {
+    fill_status(status, r.pml.status, error);
+  }
+  status->shmpi_cancelled = r.pml.status.cancelled ? 1 : 0;
+}
+
+std::string truncation_reason(const Communicator& comm, const pml::Status& s, std::size_t capacity) {
+  return "message from rank " + std::to_string(s.source) + ", tag " + std::to_string(s.tag) + " on " + comm.name +
+         " truncated: " + std::to_string(s.sent_bytes) + " bytes sent, buffer holds " + std::to_string(capacity);
+}
+
+int raise_completion_error(Context& context, const MpiRequest& r, const char* call, int error) {
+  const Communicator* comm = context.communicator(r.comm);
+  if (error == MPI_ERR_TRUNCATE && comm != nullptr)
+    return raise_error(context, comm, call, error, truncation_reason(*comm, r.pml.status, r.pml.capacity));
+  return raise_error(context, comm, call, error, error_string(error));
+}
+
+}  // namespace shmpi::runtime

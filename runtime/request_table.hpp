@@ -1,0 +1,70 @@
+// RequestTable: the MPI_Request handles of this process.
+//
+// A handle names a slot whose pml::Request stays at a fixed address until
+// the request completes (the pml uses that address as its cookie). A
+// request the user frees while it is still active (MPI_Request_free, or the
+// internal send of an MPI_Bsend) becomes an orphan, recycled by reap() once
+// it completes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "mpi.h"
+#include "pml/request.hpp"
+
+namespace shmpi::runtime {
+
+struct MpiRequest {
+  pml::Request pml;
+  MPI_Comm comm = MPI_COMM_NULL;  // for error handlers and messages
+  bool proc_null = false;         // to or from MPI_PROC_NULL: complete at once
+  bool in_use = false;
+  bool orphan = false;            // freed by the user while active
+  bool buffered = false;          // the internal send of an MPI_Bsend
+  std::size_t buffer_offset = 0;  // buffered: where its copy lives in the attached buffer
+  MpiRequest* next_free = nullptr;
+  MPI_Request handle = MPI_REQUEST_NULL;  // fixed for the slot's lifetime
+};
+
+class RequestTable {
+ public:
+  // A fresh slot and its handle.
+  MpiRequest& allocate(MPI_Request& handle);
+  // The active request behind `handle`, or nullptr.
+  MpiRequest* find(MPI_Request handle) noexcept {
+    if (handle <= MPI_REQUEST_NULL || static_cast<std::size_t>(handle) > slots_.size()) return nullptr;
+    MpiRequest& r = slots_[static_cast<std::size_t>(handle) - 1];
+    return r.in_use && !r.orphan ? &r : nullptr;
+  }
+  void release(MPI_Request handle) noexcept { release(slots_[static_cast<std::size_t>(handle) - 1]); }
+  // The user no longer holds `handle`; the slot is recycled once complete.
+  void orphan(MPI_Request handle) noexcept;
+
+  // Recycles completed orphans; calls on_buffered(offset) for each
+  // completed internal Bsend so its buffer space can be reused.
+  template <class OnBuffered>
+  void reap(OnBuffered&& on_buffered) noexcept {
+    std::erase_if(orphans_, [&](MpiRequest* r) {
+      if (!r->pml.complete) return false;
+      if (r->buffered) on_buffered(r->buffer_offset);
+      release(*r);
+      return true;
+    });
+  }
+
+  std::size_t orphans() const noexcept { return orphans_.size(); }
+  std::uint32_t active() const noexcept { return active_; }
+
+ private:
+  void release(MpiRequest& r) noexcept;
+
+  std::deque<MpiRequest> slots_;  // handle h lives at slots_[h - 1]; stable addresses
+  MpiRequest* free_ = nullptr;
+  std::vector<MpiRequest*> orphans_;
+  std::uint32_t active_ = 0;
+};
+
+}  // namespace shmpi::runtime
