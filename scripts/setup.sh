@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages shmpi needs to build, test and compare
+# itself with Open MPI and MPICH. As root, missing packages are installed
+# with apt-get; otherwise the missing ones are named in one line.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config             # toolchain
+  libpmix-dev libnuma-dev               # runtime dependencies
+  libgtest-dev libbenchmark-dev         # tests and micro-benchmarks
+  openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
+  mpich libmpich-dev                    # peer: MPICH (comparisons)
+  gnuplot-nox python3                   # comparison report and plots
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
