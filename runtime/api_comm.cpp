@@ -1,7 +1,70 @@
 // MPI entry points: communicators.
+//
+// A new communicator's context id is the largest next_context() of the
+// parent's ranks, agreed collectively over the parent (an allreduce MAX for
+// MPI_Comm_dup; MPI_Comm_split gathers it together with color and key), so
+// no member already uses it. Every rank of the parent then reserves it.
+// Disjoint communicators made by one split share the id, which is safe:
+// messages are addressed to world ranks, and a rank is in only one of them.
+#include <algorithm>
+#include <new>
+#include <vector>
+
 #include "runtime/api.hpp"
+#include "runtime/collectives.hpp"
 
 using namespace shmpi::runtime;
+
+namespace {
+
+// What each rank contributes to MPI_Comm_split.
+struct SplitEntry {
+  std::int32_t color;
+  std::int32_t key;
+  std::uint32_t next_context;
+};
+
+// The communicator of the parent's ranks `members` (parent ranks, in new
+// rank order), with the parent's error handler; our new rank is `rank`.
+Communicator derived_from(const Communicator& parent, const std::vector<std::int32_t>& members, std::int32_t rank,
+                          std::uint32_t context) {
+  Communicator comm;
+  comm.context = context;
+  comm.rank = rank;
+  comm.size = static_cast<std::int32_t>(members.size());
+  comm.world_ranks.reserve(members.size());
+  for (std::int32_t m : members) comm.world_ranks.push_back(parent.world_rank(m));
+  comm.errhandler = parent.errhandler;
+  return comm;
+}
+
+// Splits `parent`; the new communicator, or nothing for MPI_UNDEFINED.
+std::optional<Communicator> split(Context& context, const Communicator& parent, int color, int key) {
+  const SplitEntry mine{color, key, context.communicators().next_context()};
+  std::vector<SplitEntry> all(static_cast<std::size_t>(parent.size));
+  allgather(context, parent, &mine, all.data(), sizeof(SplitEntry), "MPI_Comm_split");
+  std::uint32_t new_context = 0;
+  for (const SplitEntry& e : all) new_context = std::max(new_context, e.next_context);
+  context.communicators().reserve_context(new_context);
+  if (color == MPI_UNDEFINED) return std::nullopt;
+  std::vector<std::int32_t> members;
+  for (std::int32_t r = 0; r < parent.size; ++r)
+    if (all[static_cast<std::size_t>(r)].color == color) members.push_back(r);
+  // By key, ties by parent rank (members is already in parent rank order).
+  std::stable_sort(members.begin(), members.end(), [&](std::int32_t a, std::int32_t b) {
+    return all[static_cast<std::size_t>(a)].key < all[static_cast<std::size_t>(b)].key;
+  });
+  const auto me = std::find(members.begin(), members.end(), parent.rank) - members.begin();
+  return derived_from(parent, members, static_cast<std::int32_t>(me), new_context);
+}
+
+bool same_members(std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+}  // namespace
 
 extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
   Context& context = context_for("MPI_Comm_rank");
@@ -21,5 +84,78 @@ extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
   return MPI_SUCCESS;
 }
 
+extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_dup";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  std::uint32_t new_context = context.communicators().next_context();
+  try {
+    allreduce(context, *c, &new_context, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof new_context}, kCall);
+    Communicator dup = *c;
+    dup.context = new_context;
+    dup.name.clear();
+    *newcomm = context.communicators().add(std::move(dup));
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
+  }
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_split";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  if (color < 0 && color != MPI_UNDEFINED)
+    return raise_error(context, c, kCall, MPI_ERR_ARG,
+                       "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
+  try {
+    std::optional<Communicator> part = split(context, *c, color, key);
+    *newcomm = part ? context.communicators().add(std::move(*part)) : MPI_COMM_NULL;
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
+  }
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
+  constexpr const char* kCall = "MPI_Comm_free";
+  Context& context = context_for(kCall);
+  if (comm == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null comm pointer");
+  const Communicator* c = context.communicator(*comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, *comm);
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " cannot be freed");
+  context.communicators().free(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  constexpr const char* kCall = "MPI_Comm_compare";
+  Context& context = context_for(kCall);
+  const Communicator* a = context.communicator(comm1);
+  if (a == nullptr) return invalid_communicator(context, kCall, comm1);
+  const Communicator* b = context.communicator(comm2);
+  if (b == nullptr) return invalid_communicator(context, kCall, comm2);
+  if (result == nullptr) return raise_error(context, a, kCall, MPI_ERR_ARG, "null result pointer");
+  if (comm1 == comm2)
+    *result = MPI_IDENT;
+  else if (a->world_ranks == b->world_ranks)
+    *result = MPI_CONGRUENT;
+  else if (same_members(a->world_ranks, b->world_ranks))
+    *result = MPI_SIMILAR;
+  else
+    *result = MPI_UNEQUAL;
+  return MPI_SUCCESS;
+}
+
 SHMPI_PMPI_ALIAS(Comm_rank)
 SHMPI_PMPI_ALIAS(Comm_size)
+SHMPI_PMPI_ALIAS(Comm_dup)
+SHMPI_PMPI_ALIAS(Comm_split)
+SHMPI_PMPI_ALIAS(Comm_free)
+SHMPI_PMPI_ALIAS(Comm_compare)

@@ -1,26 +1,221 @@
 #include "runtime/collectives.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+#include <vector>
+
 #include "runtime/context.hpp"
+#include "runtime/reduce_op.hpp"
 
 namespace shmpi::runtime {
 namespace {
 
+// One tag per collective (all on the collective context).
 constexpr std::int32_t kBarrierTag = 1;
+constexpr std::int32_t kBcastTag = 2;
+constexpr std::int32_t kReduceTag = 3;
+constexpr std::int32_t kAllreduceTag = 4;
+constexpr std::int32_t kAllgatherTag = 5;
+
+// The point-to-point steps of one collective call: messages on the
+// communicator's collective context with the collective's tag, addressed by
+// communicator rank.
+class Channel {
+ public:
+  Channel(Context& context, const Communicator& comm, std::int32_t tag, const char* call) noexcept
+      : context_(context), comm_(comm), tag_(tag), call_(call) {}
+
+  void start_send(pml::Request& request, std::int32_t to, const void* buffer, std::size_t bytes) noexcept {
+    context_.pml().start_send(request, comm_.world_rank(to), pml::Envelope{ctx(), comm_.rank, tag_}, buffer, bytes);
+  }
+  void start_recv(pml::Request& request, std::int32_t from, void* buffer, std::size_t bytes) noexcept {
+    context_.pml().start_recv(request, pml::Envelope{ctx(), from, tag_}, buffer, bytes);
+  }
+  void wait(pml::Request& request, std::int32_t peer, std::size_t bytes) noexcept {
+    context_.wait(request, BlockedCall{call_, static_cast<std::int32_t>(comm_.world_rank(peer)), tag_, bytes, ctx()});
+  }
+
+  void send(std::int32_t to, const void* buffer, std::size_t bytes) noexcept {
+    pml::Request request;
+    start_send(request, to, buffer, bytes);
+    wait(request, to, bytes);
+  }
+  void recv(std::int32_t from, void* buffer, std::size_t bytes) noexcept {
+    pml::Request request;
+    start_recv(request, from, buffer, bytes);
+    wait(request, from, bytes);
+  }
+  // Both at once; the receive is posted first, so two ranks exchanging
+  // with each other never wait on one another.
+  void sendrecv(std::int32_t to, const void* out, std::size_t out_bytes, std::int32_t from, void* in,
+                std::size_t in_bytes) noexcept {
+    pml::Request receive;
+    pml::Request send;
+    start_recv(receive, from, in, in_bytes);
+    start_send(send, to, out, out_bytes);
+    wait(send, to, out_bytes);
+    wait(receive, from, in_bytes);
+  }
+
+ private:
+  std::uint32_t ctx() const noexcept { return comm_.collective_context(); }
+
+  Context& context_;
+  const Communicator& comm_;
+  std::int32_t tag_;
+  const char* call_;
+};
+
+// Ranks relative to a root: the root is 0.
+struct Relative {
+  std::int32_t root;
+  std::int32_t size;
+  std::int32_t of(std::int32_t rank) const noexcept { return (rank - root + size) % size; }
+  std::int32_t actual(std::int32_t relative) const noexcept { return (relative + root) % size; }
+};
 
 }  // namespace
 
-void barrier(Context& context, const Communicator& comm) noexcept {
+void barrier(Context& context, const Communicator& comm, const char* call) noexcept {
   const std::int32_t n = comm.size;
-  const std::uint32_t ctx = comm.collective_context();
+  Channel channel(context, comm, kBarrierTag, call);
   for (std::int32_t distance = 1; distance < n; distance <<= 1) {
     const std::int32_t to = (comm.rank + distance) % n;
     const std::int32_t from = (comm.rank - distance + n) % n;
-    pml::Request send;
-    pml::Request recv;
-    context.pml().start_recv(recv, pml::Envelope{ctx, from, kBarrierTag}, nullptr, 0);
-    context.pml().start_send(send, comm.world_rank(to), pml::Envelope{ctx, comm.rank, kBarrierTag}, nullptr, 0);
-    context.wait(send, BlockedCall{"MPI_Barrier", static_cast<std::int32_t>(comm.world_rank(to)), kBarrierTag, 0, ctx});
-    context.wait(recv, BlockedCall{"MPI_Barrier", static_cast<std::int32_t>(comm.world_rank(from)), kBarrierTag, 0, ctx});
+    channel.sendrecv(to, nullptr, 0, from, nullptr, 0);
+  }
+}
+
+void bcast(Context& context, const Communicator& comm, void* buffer, std::size_t bytes, std::int32_t root,
+           const char* call) {
+  const std::int32_t n = comm.size;
+  if (n == 1) return;
+  Channel channel(context, comm, kBcastTag, call);
+  const Relative rel{root, n};
+  const std::int32_t me = rel.of(comm.rank);
+  // Our parent is `me` without its lowest set bit; our children are
+  // me + mask for every power of two mask below that bit.
+  std::int32_t mask = 1;
+  for (; mask < n; mask <<= 1) {
+    if (me & mask) {
+      channel.recv(rel.actual(me - mask), buffer, bytes);
+      break;
+    }
+  }
+  std::array<pml::Request, 31> sends;  // at most log2(INT_MAX) children
+  std::array<std::int32_t, 31> children{};
+  std::size_t started = 0;
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (me + mask >= n) continue;
+    children[started] = rel.actual(me + mask);
+    channel.start_send(sends[started], children[started], buffer, bytes);
+    ++started;
+  }
+  for (std::size_t i = 0; i < started; ++i) channel.wait(sends[i], children[i], bytes);
+}
+
+void reduce(Context& context, const Communicator& comm, const void* send, void* recv, const Reduction& reduction,
+            std::int32_t root, const char* call) {
+  const std::int32_t n = comm.size;
+  const std::size_t bytes = reduction.bytes;
+  const bool at_root = comm.rank == root;
+  if (at_root && send != recv) std::memcpy(recv, send, bytes);
+  if (n == 1) return;
+  Channel channel(context, comm, kReduceTag, call);
+  const Relative rel{root, n};
+  const std::int32_t me = rel.of(comm.rank);
+  // The partial result: our contribution until a child's arrives, then an
+  // accumulator (the root accumulates in place in `recv`).
+  const void* partial = at_root ? recv : send;
+  std::vector<std::byte> accumulator;
+  std::vector<std::byte> incoming;
+  for (std::int32_t mask = 1; mask < n; mask <<= 1) {
+    if (me & mask) {
+      channel.send(rel.actual(me - mask), partial, bytes);
+      return;
+    }
+    if (me + mask >= n) continue;
+    if (incoming.empty()) incoming.resize(bytes);
+    void* acc = at_root ? recv : nullptr;
+    if (!at_root) {
+      if (accumulator.empty()) accumulator.assign(static_cast<const std::byte*>(send),
+                                                  static_cast<const std::byte*>(send) + bytes);
+      acc = accumulator.data();
+    }
+    channel.recv(rel.actual(me + mask), incoming.data(), bytes);
+    apply_op(reduction.op, reduction.type, incoming.data(), acc, reduction.count);
+    partial = acc;
+  }
+}
+
+void allreduce(Context& context, const Communicator& comm, void* buffer, const Reduction& reduction,
+               const char* call) {
+  const std::int32_t n = comm.size;
+  if (n == 1) return;
+  const std::size_t bytes = reduction.bytes;
+  Channel channel(context, comm, kAllreduceTag, call);
+  std::vector<std::byte> scratch(bytes);
+  void* mine = buffer;           // our partial result
+  void* theirs = scratch.data(); // the partner's, then free space
+  std::int32_t pof2 = 1;
+  while (pof2 * 2 <= n) pof2 *= 2;
+  const std::int32_t rem = n - pof2;
+  const std::int32_t rank = comm.rank;
+
+  // Fold the first 2*rem ranks in pairs: the odd one carries the pair on.
+  std::int32_t newrank = rank - rem;
+  if (rank < 2 * rem) {
+    if (rank % 2 == 0) {
+      channel.send(rank + 1, buffer, bytes);
+      newrank = -1;
+    } else {
+      channel.recv(rank - 1, theirs, bytes);
+      apply_op(reduction.op, reduction.type, theirs, mine, reduction.count);  // lower op higher
+      newrank = rank / 2;
+    }
+  }
+  if (newrank >= 0) {
+    for (std::int32_t mask = 1; mask < pof2; mask <<= 1) {
+      const std::int32_t partner_new = newrank ^ mask;
+      const std::int32_t partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
+      channel.sendrecv(partner, mine, bytes, partner, theirs, bytes);
+      if (partner < rank) {
+        apply_op(reduction.op, reduction.type, theirs, mine, reduction.count);
+      } else {
+        apply_op(reduction.op, reduction.type, mine, theirs, reduction.count);
+        std::swap(mine, theirs);
+      }
+    }
+    if (mine != buffer) std::memcpy(buffer, mine, bytes);
+  }
+  if (rank < 2 * rem) {
+    if (rank % 2 == 1)
+      channel.send(rank - 1, buffer, bytes);
+    else
+      channel.recv(rank + 1, buffer, bytes);
+  }
+}
+
+void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,
+               const char* call) {
+  const std::int32_t n = comm.size;
+  // Block i of `work` holds the data of rank (rank + i) % n.
+  std::vector<std::byte> work(bytes_each * static_cast<std::size_t>(n));
+  std::memcpy(work.data(), send, bytes_each);
+  Channel channel(context, comm, kAllgatherTag, call);
+  for (std::int32_t distance = 1; distance < n; distance <<= 1) {
+    const std::size_t blocks = static_cast<std::size_t>(std::min(distance, n - distance));
+    const std::int32_t to = (comm.rank - distance + n) % n;
+    const std::int32_t from = (comm.rank + distance) % n;
+    channel.sendrecv(to, work.data(), blocks * bytes_each, from,
+                     work.data() + static_cast<std::size_t>(distance) * bytes_each, blocks * bytes_each);
+  }
+  auto* out = static_cast<std::byte*>(recv);
+  for (std::int32_t i = 0; i < n; ++i) {
+    const auto owner = static_cast<std::size_t>((comm.rank + i) % n);
+    std::memcpy(out + owner * bytes_each, work.data() + static_cast<std::size_t>(i) * bytes_each, bytes_each);
   }
 }
 

@@ -1,14 +1,61 @@
 // Internal collectives over point-to-point, on each communicator's
-// collective context so they never match user messages.
+// collective context so they never match user messages. Each collective has
+// its own tag, so a message of one can never be taken by another even when
+// different collectives follow each other closely; within one collective,
+// every receive names its source, so MPI's non-overtaking order keeps
+// consecutive calls apart.
+//
+// All of them must be called by every rank of the communicator, in the same
+// order, with matching sizes (MPI's rules for collectives).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
+#include "mpi.h"
 #include "runtime/communicator.hpp"
 
 namespace shmpi::runtime {
 
 class Context;
 
+// What a reduction combines: `count` elements of the predefined datatype
+// `type` (a contiguous derived type reduces as its base elements), `bytes`
+// bytes in all. The op must apply to the type (op_applies) and, like every
+// predefined op, be commutative.
+struct Reduction {
+  MPI_Op op;
+  MPI_Datatype type;
+  std::size_t count;
+  std::size_t bytes;
+};
+
 // Dissemination barrier: ceil(log2 n) rounds of one send and one receive.
-void barrier(Context& context, const Communicator& comm) noexcept;
+void barrier(Context& context, const Communicator& comm, const char* call = "MPI_Barrier") noexcept;
+
+// Binomial tree from `root`: ceil(log2 n) rounds; a parent starts the sends
+// to all its children at once, the largest subtree first.
+void bcast(Context& context, const Communicator& comm, void* buffer, std::size_t bytes, std::int32_t root,
+           const char* call = "MPI_Bcast");
+
+// Binomial tree towards `root`. `send` holds our contribution; at the root
+// `recv` receives the result and may equal `send` (MPI_IN_PLACE). `recv` is
+// unused elsewhere. Throws std::bad_alloc (temporary buffers).
+void reduce(Context& context, const Communicator& comm, const void* send, void* recv, const Reduction& reduction,
+            std::int32_t root, const char* call = "MPI_Reduce");
+
+// Recursive doubling, with the usual fix for sizes that are not a power of
+// two (the first 2*rem ranks pair up first; the odd one of each pair takes
+// part and hands the result back). `buffer` holds our contribution and
+// receives the result. Every partial result is computed as lower-rank
+// operand op higher-rank operand, so every rank ends with the same bits.
+// Throws std::bad_alloc.
+void allreduce(Context& context, const Communicator& comm, void* buffer, const Reduction& reduction,
+               const char* call = "MPI_Allreduce");
+
+// Bruck's allgather: ceil(log2 n) rounds. `recv` receives n blocks of
+// `bytes_each` bytes, block i from rank i. Throws std::bad_alloc.
+void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,
+               const char* call);
 
 }  // namespace shmpi::runtime
