@@ -1,0 +1,209 @@
+/* coll_ops: MPI_Bcast, MPI_Reduce and MPI_Allreduce with every root,
+ * several ops and types, small and large counts (eager and rendezvous
+ * paths), MPI_IN_PLACE, on MPI_COMM_WORLD and MPI_COMM_SELF. Every result
+ * is checked exactly; each rank prints "coll_ops: rank R OK" or FAIL lines. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, failures, checks;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    ++checks;                                              \
+    if (!(cond) && failures++ < 10) {                      \
+      printf("coll_ops: FAIL rank %d: ", rank);            \
+      printf(__VA_ARGS__);                                 \
+      printf("\n");                                        \
+    }                                                      \
+  } while (0)
+
+/* Contribution of rank r to element i. */
+static int ival(int r, int i) { return (r * 7 + i * 3) % 101 - 50; }
+
+static void test_bcast(int count) {
+  int *buf = malloc(sizeof(int) * (size_t)count);
+  double *dbuf = malloc(sizeof(double) * (size_t)count);
+  for (int root = 0; root < size; ++root) {
+    for (int i = 0; i < count; ++i) {
+      buf[i] = rank == root ? ival(root, i) : -999;
+      dbuf[i] = rank == root ? 0.25 * i + root : -1.0;
+    }
+    MPI_Bcast(buf, count, MPI_INT, root, MPI_COMM_WORLD);
+    MPI_Bcast(dbuf, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    int bad = -1;
+    for (int i = 0; i < count && bad < 0; ++i)
+      if (buf[i] != ival(root, i) || dbuf[i] != 0.25 * i + root) bad = i;
+    CHECK(bad < 0, "bcast count %d root %d element %d", count, root, bad);
+  }
+  free(buf);
+  free(dbuf);
+}
+
+static long long expect_int(MPI_Op op, int i) {
+  long long acc = ival(0, i);
+  for (int r = 1; r < size; ++r) {
+    long long v = ival(r, i);
+    if (op == MPI_SUM) acc += v;
+    if (op == MPI_MAX) acc = v > acc ? v : acc;
+    if (op == MPI_MIN) acc = v < acc ? v : acc;
+    if (op == MPI_LAND) acc = acc && v;
+    if (op == MPI_LOR) acc = acc || v;
+  }
+  /* With one rank nothing is combined: the contribution comes back as is. */
+  if ((op == MPI_LAND || op == MPI_LOR) && size > 1) acc = acc != 0;
+  return acc;
+}
+
+static unsigned expect_bits(MPI_Op op, int i) {
+  unsigned acc = 0x9e3779b9u ^ (unsigned)i;
+  for (int r = 1; r < size; ++r) {
+    unsigned v = 0x9e3779b9u * (unsigned)(r + 1) ^ (unsigned)i;
+    if (op == MPI_BAND) acc &= v;
+    if (op == MPI_BOR) acc |= v;
+    if (op == MPI_BXOR) acc ^= v;
+  }
+  return acc;
+}
+
+/* One reduction of `count` elements; root < 0 means MPI_Allreduce. */
+static void reduce_int(MPI_Op op, const char *name, int count, int root, int in_place) {
+  int *send = malloc(sizeof(int) * (size_t)count), *recv = malloc(sizeof(int) * (size_t)count);
+  for (int i = 0; i < count; ++i) {
+    send[i] = ival(rank, i);
+    recv[i] = in_place ? send[i] : -12345;
+  }
+  const void *s = in_place && (root < 0 || rank == root) ? MPI_IN_PLACE : send;
+  if (root < 0)
+    MPI_Allreduce(s, recv, count, MPI_INT, op, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(s, recv, count, MPI_INT, op, root, MPI_COMM_WORLD);
+  if (root < 0 || rank == root) {
+    int bad = -1;
+    for (int i = 0; i < count && bad < 0; ++i)
+      if (recv[i] != expect_int(op, i)) bad = i;
+    CHECK(bad < 0, "%s MPI_INT %s count %d root %d in_place %d element %d got %d want %lld",
+          root < 0 ? "allreduce" : "reduce", name, count, root, in_place, bad, bad < 0 ? 0 : recv[bad],
+          bad < 0 ? 0 : expect_int(op, bad));
+  } else {
+    CHECK(recv[0] == (in_place ? send[0] : -12345), "reduce touched recvbuf at non-root");
+  }
+  free(send);
+  free(recv);
+}
+
+static void reduce_unsigned(MPI_Op op, const char *name, int count, int root) {
+  unsigned *send = malloc(sizeof(unsigned) * (size_t)count), *recv = malloc(sizeof(unsigned) * (size_t)count);
+  for (int i = 0; i < count; ++i) send[i] = 0x9e3779b9u * (unsigned)(rank + 1) ^ (unsigned)i;
+  if (root < 0)
+    MPI_Allreduce(send, recv, count, MPI_UNSIGNED, op, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(send, recv, count, MPI_UNSIGNED, op, root, MPI_COMM_WORLD);
+  if (root < 0 || rank == root) {
+    int bad = -1;
+    for (int i = 0; i < count && bad < 0; ++i)
+      if (recv[i] != expect_bits(op, i)) bad = i;
+    CHECK(bad < 0, "%s MPI_UNSIGNED %s root %d element %d", root < 0 ? "allreduce" : "reduce", name, root, bad);
+  }
+  free(send);
+  free(recv);
+}
+
+/* Doubles whose sums and products are exact. */
+static void reduce_double(MPI_Op op, const char *name, int count, int root) {
+  double *send = malloc(sizeof(double) * (size_t)count), *recv = malloc(sizeof(double) * (size_t)count);
+  for (int i = 0; i < count; ++i) send[i] = op == MPI_PROD ? (i % 3 == rank % 3 ? 2.0 : 0.5) : rank + 0.25 * i;
+  if (root < 0)
+    MPI_Allreduce(send, recv, count, MPI_DOUBLE, op, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(send, recv, count, MPI_DOUBLE, op, root, MPI_COMM_WORLD);
+  if (root < 0 || rank == root) {
+    int bad = -1;
+    for (int i = 0; i < count && bad < 0; ++i) {
+      double want = op == MPI_MIN ? 0.25 * i : op == MPI_MAX ? size - 1 + 0.25 * i : 0;
+      if (op == MPI_SUM) want = size * (size - 1) / 2.0 + size * 0.25 * i;
+      if (op == MPI_PROD) {
+        want = 1.0;
+        for (int r = 0; r < size; ++r) want *= i % 3 == r % 3 ? 2.0 : 0.5;
+      }
+      if (recv[i] != want) bad = i;
+    }
+    CHECK(bad < 0, "%s MPI_DOUBLE %s root %d element %d", root < 0 ? "allreduce" : "reduce", name, root, bad);
+  }
+  free(send);
+  free(recv);
+}
+
+/* MAXLOC / MINLOC on MPI_2INT and MPI_DOUBLE_INT; ties go to the lower index. */
+static void reduce_loc(int root) {
+  struct { int v, i; } s2[3], r2[3];
+  struct { double v; int i; } sd[2], rd[2];
+  for (int k = 0; k < 3; ++k) s2[k].i = rank;
+  s2[0].v = rank;           /* max at size-1, min at 0 */
+  s2[1].v = 7;              /* all equal: lowest index 0 */
+  s2[2].v = rank % 2;       /* max at 1 (if size > 1) */
+  sd[0].v = -rank * 1.5; sd[0].i = rank;
+  sd[1].v = 3.0; sd[1].i = 100 + rank;
+  if (root < 0) {
+    MPI_Allreduce(s2, r2, 3, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    MPI_Allreduce(sd, rd, 2, MPI_DOUBLE_INT, MPI_MINLOC, MPI_COMM_WORLD);
+  } else {
+    MPI_Reduce(s2, r2, 3, MPI_2INT, MPI_MAXLOC, root, MPI_COMM_WORLD);
+    MPI_Reduce(sd, rd, 2, MPI_DOUBLE_INT, MPI_MINLOC, root, MPI_COMM_WORLD);
+  }
+  if (root < 0 || rank == root) {
+    CHECK(r2[0].v == size - 1 && r2[0].i == size - 1, "maxloc[0] = (%d,%d)", r2[0].v, r2[0].i);
+    CHECK(r2[1].v == 7 && r2[1].i == 0, "maxloc tie = (%d,%d)", r2[1].v, r2[1].i);
+    CHECK(r2[2].v == (size > 1) && r2[2].i == (size > 1), "maxloc[2] = (%d,%d)", r2[2].v, r2[2].i);
+    CHECK(rd[0].v == -(size - 1) * 1.5 && rd[0].i == size - 1, "minloc[0] = (%g,%d)", rd[0].v, rd[0].i);
+    CHECK(rd[1].v == 3.0 && rd[1].i == 100, "minloc tie = (%g,%d)", rd[1].v, rd[1].i);
+  }
+}
+
+static void test_reductions(int count) {
+  static const struct { MPI_Op op; const char *name; } int_ops[] = {
+      {MPI_SUM, "MPI_SUM"}, {MPI_MAX, "MPI_MAX"}, {MPI_MIN, "MPI_MIN"}, {MPI_LAND, "MPI_LAND"}, {MPI_LOR, "MPI_LOR"}};
+  static const struct { MPI_Op op; const char *name; } bit_ops[] = {
+      {MPI_BAND, "MPI_BAND"}, {MPI_BOR, "MPI_BOR"}, {MPI_BXOR, "MPI_BXOR"}};
+  static const struct { MPI_Op op; const char *name; } fp_ops[] = {
+      {MPI_SUM, "MPI_SUM"}, {MPI_PROD, "MPI_PROD"}, {MPI_MAX, "MPI_MAX"}, {MPI_MIN, "MPI_MIN"}};
+  for (int root = -1; root < size; ++root) {
+    for (size_t k = 0; k < sizeof int_ops / sizeof int_ops[0]; ++k) {
+      reduce_int(int_ops[k].op, int_ops[k].name, count, root, 0);
+      reduce_int(int_ops[k].op, int_ops[k].name, count, root, 1);
+    }
+    for (size_t k = 0; k < sizeof bit_ops / sizeof bit_ops[0]; ++k)
+      reduce_unsigned(bit_ops[k].op, bit_ops[k].name, count, root);
+    for (size_t k = 0; k < sizeof fp_ops / sizeof fp_ops[0]; ++k)
+      reduce_double(fp_ops[k].op, fp_ops[k].name, count, root);
+    reduce_loc(root);
+  }
+}
+
+static void test_self(void) {
+  int v = rank + 5, out = 0;
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_SELF);
+  MPI_Reduce(&v, &out, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
+  CHECK(out == rank + 5, "reduce on MPI_COMM_SELF gave %d", out);
+  out = 0;
+  MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_PROD, MPI_COMM_SELF);
+  CHECK(out == rank + 5, "allreduce on MPI_COMM_SELF gave %d", out);
+  MPI_Barrier(MPI_COMM_SELF);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int counts[] = {1, 7, 1000, 70000}; /* 70000 ints: rendezvous */
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+    test_bcast(counts[c]);
+    test_reductions(counts[c]);
+  }
+  test_self();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (failures == 0) printf("coll_ops: rank %d OK (%d checks)\n", rank, checks);
+  MPI_Finalize();
+  return failures != 0;
+}
