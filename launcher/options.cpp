@@ -36,7 +36,8 @@ std::pair<std::string, std::string> parse_tunable(std::string_view value) {
   auto eq = value.find('=');
   if (eq == std::string_view::npos || eq == 0)
     throw usage_error("--set needs NAME=VALUE, not '" + std::string(value) + "'");
-  std::string name(value.substr(0, eq));
+  std::string name(value.substr(0, eq));  // EAGER_LIMIT works as well as eager_limit
+  for (char& c : name) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   std::string setting(value.substr(eq + 1));
   const contract::TunableSpec* spec = contract::find_tunable(name);
   if (spec == nullptr)

@@ -38,6 +38,12 @@ TEST(Options, MpirunSpellings) {
   EXPECT_EQ(o.command, (std::vector<std::string>{"prog", "-n", "9"}));  // program's own args untouched
 }
 
+TEST(Options, TunableNamesIgnoreCase) {
+  auto p = parse({"--set", "EAGER_LIMIT=64k", "prog"});
+  ASSERT_EQ(p.options.tunables.size(), 1u);
+  EXPECT_EQ(p.options.tunables[0].first, "eager_limit");
+}
+
 TEST(Options, DoubleDashEndsOptions) {
   auto p = parse({"-n", "2", "--", "-weird-name"});
   EXPECT_EQ(p.options.command, std::vector<std::string>{"-weird-name"});
