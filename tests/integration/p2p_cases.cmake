@@ -1,0 +1,31 @@
+# Integration cases for the point-to-point chapter: nonblocking calls and
+# completion, send modes, probes, cancel, special peers, truncation.
+foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel p2p_truncate)
+  add_executable(${program} ${program}.c)
+  target_link_libraries(${program} PRIVATE shmpi)
+  target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+endforeach()
+
+shmpi_ok_cases(p2p_nonblocking 120 1 2 3)
+shmpi_ok_cases(p2p_modes 120 1 2 4)
+shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
+
+# The same programs with single copy refused (fallback streaming) and with
+# small eager / rendezvous limits, so every protocol path runs.
+foreach(setting single_copy=none test_cma_eperm=1 eager_limit=64)
+  string(REGEX REPLACE "[=]" "_" suffix ${setting})
+  foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
+    shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
+      --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
+      ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:${program}>)
+  endforeach()
+endforeach()
+
+shmpi_case(p2p_truncate.return ARGS
+  --count "^p2p_truncate: rank [0-9]+ OK" 2 --no-match "FAIL" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:p2p_truncate> return)
+shmpi_case(p2p_truncate.fatal ARGS
+  --rc-nonzero
+  --count "^shmpi: rank 1: MPI_Recv: message from rank 0, tag 7 on MPI_COMM_WORLD truncated: 10488 bytes sent, buffer holds 10484$" 1
+  --no-match "p2p_truncate: rank 1 OK" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:p2p_truncate>)

@@ -1,0 +1,114 @@
+/* p2p_probe_cancel: Probe/Iprobe report source, tag and size without
+ * receiving; matched probes (Mprobe/Improbe + Mrecv/Imrecv) take a message
+ * out of matching; cancelled receives never match; PROC_NULL, self sends
+ * and zero-count messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static void probes(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  const int sizes[3] = {3, 3000, 300000};
+  unsigned char *buf = malloc(300000), *in = malloc(300000);
+  MPI_Request reqs[3];
+  for (int i = 0; i < 3; ++i) {
+    fill_pattern(buf, 300000, rank);
+    MPI_Isend(buf, sizes[i], MPI_BYTE, right, 20 + i, MPI_COMM_WORLD, &reqs[i]);
+  }
+  MPI_Status st;
+  int count = -1, flag = 0;
+  /* Probe for the largest first: tags are seen out of order. */
+  MPI_Probe(left, 22, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 22 && count == 300000, "Probe tag %d count %d", st.MPI_TAG, count);
+  while (!flag) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+  CHECK(st.MPI_TAG == 20, "Iprobe ANY_TAG must see the earliest (tag 20), saw %d", st.MPI_TAG);
+  MPI_Message msg;
+  MPI_Mprobe(left, MPI_ANY_TAG, MPI_COMM_WORLD, &msg, &st);
+  CHECK(st.MPI_TAG == 20 && msg != MPI_MESSAGE_NULL, "Mprobe took tag %d", st.MPI_TAG);
+  /* The matched message is invisible to a plain probe now. */
+  MPI_Iprobe(left, 20, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  CHECK(!flag, "a matched-probed message was still visible");
+  MPI_Message msg2;
+  flag = 0;
+  while (!flag) MPI_Improbe(left, 22, MPI_COMM_WORLD, &flag, &msg2, &st);
+  MPI_Request r;
+  MPI_Imrecv(in, 300000, MPI_BYTE, &msg2, &r);
+  CHECK(msg2 == MPI_MESSAGE_NULL, "Imrecv must null the message");
+  MPI_Wait(&r, &st);
+  CHECK(pattern_ok(in, 300000, left) && st.MPI_TAG == 22, "Imrecv payload");
+  MPI_Mrecv(in, 3, MPI_BYTE, &msg, &st);
+  CHECK(pattern_ok(in, 3, left), "Mrecv payload");
+  MPI_Recv(in, 3000, MPI_BYTE, left, 21, MPI_COMM_WORLD, &st);
+  CHECK(pattern_ok(in, 3000, left), "Recv after probes");
+  MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE);
+  /* Matched probe of MPI_PROC_NULL. */
+  MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st);
+  CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL, "Mprobe PROC_NULL");
+  MPI_Mrecv(in, 10, MPI_BYTE, &msg, &st);
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  CHECK(count == 0 && st.MPI_SOURCE == MPI_PROC_NULL, "Mrecv NO_PROC");
+  free(buf);
+  free(in);
+}
+
+static void cancels(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int a = -1, b = -1, v = rank, flag = 0;
+  MPI_Request r1, r2;
+  MPI_Status st;
+  MPI_Irecv(&a, 1, MPI_INT, left, 60, MPI_COMM_WORLD, &r1);
+  MPI_Irecv(&b, 1, MPI_INT, left, 60, MPI_COMM_WORLD, &r2);
+  MPI_Cancel(&r1);
+  MPI_Wait(&r1, &st);
+  MPI_Test_cancelled(&st, &flag);
+  CHECK(flag, "receive was not cancelled");
+  MPI_Barrier(MPI_COMM_WORLD); /* nobody sends before every rank cancelled */
+  MPI_Send(&v, 1, MPI_INT, right, 60, MPI_COMM_WORLD);
+  MPI_Wait(&r2, &st);
+  MPI_Test_cancelled(&st, &flag);
+  CHECK(!flag && b == left && a == -1, "the second receive gets the message (a=%d b=%d)", a, b);
+}
+
+static void special_peers(int rank) {
+  MPI_Status st;
+  int v = 5, count = -1;
+  MPI_Send(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0 && v == 5, "PROC_NULL recv");
+  /* Send to self: blocking eager, nonblocking rendezvous, zero count. */
+  int self_in = -1, self_out = rank + 100;
+  MPI_Send(&self_out, 1, MPI_INT, rank, 1, MPI_COMM_WORLD);
+  MPI_Recv(&self_in, 1, MPI_INT, rank, 1, MPI_COMM_WORLD, &st);
+  CHECK(self_in == rank + 100 && st.MPI_SOURCE == rank, "self send");
+  size_t n = 1 << 20;
+  unsigned char *out = malloc(n), *in = malloc(n);
+  fill_pattern(out, n, 77);
+  MPI_Request rs[2];
+  MPI_Isend(out, (int)n, MPI_BYTE, rank, 2, MPI_COMM_WORLD, &rs[0]);
+  MPI_Irecv(in, (int)n, MPI_BYTE, rank, 2, MPI_COMM_WORLD, &rs[1]);
+  MPI_Waitall(2, rs, MPI_STATUSES_IGNORE);
+  CHECK(pattern_ok(in, n, 77), "large self send");
+  MPI_Send(NULL, 0, MPI_INT, rank, 3, MPI_COMM_WORLD);
+  MPI_Recv(NULL, 0, MPI_INT, rank, 3, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(count == 0 && st.MPI_TAG == 3, "zero-count self message");
+  free(out);
+  free(in);
+}
+
+int main(int argc, char **argv) {
+  int size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  probes(check_rank, size);
+  MPI_Barrier(MPI_COMM_WORLD);
+  cancels(check_rank, size);
+  special_peers(check_rank);
+  int rc = check_report("p2p_probe_cancel");
+  MPI_Finalize();
+  return rc;
+}
