@@ -75,6 +75,9 @@ def parse_args(argv):
                    "(default: cores/2, at least 1)")
     p.add_argument("--timeout", type=float, default=180.0,
                    help="seconds before one run is killed (default 180)")
+    p.add_argument("--budget", type=float,
+                   help="seconds; no new repeat starts if it would end past this "
+                   "(default 540, --quick 100: ends within 10 / 2 minutes)")
     p.add_argument("--results", help="also write the report to this file "
                    "(e.g. benchmarks/RESULTS.md)")
     a = p.parse_args(argv)
@@ -83,6 +86,10 @@ def parse_args(argv):
         p.error(f"--repeats must be 1..100, got {a.repeats}")
     if a.timeout <= 0:
         p.error("--timeout must be positive")
+    if a.budget is None:
+        a.budget = 100.0 if a.quick else 540.0
+    if a.budget <= 0:
+        p.error("--budget must be positive")
     if a.pairs is not None and a.pairs < 1:
         p.error(f"--pairs must be >= 1, got {a.pairs}")
     if not os.path.isdir(a.build):
@@ -335,7 +342,14 @@ def main(argv):
     floors = {"handoff": [], "memcpy": []}
     raw = {}
     started = time.monotonic()
+    repeat_secs, done_repeats = [], 0
     for rep in range(1, args.repeats + 1):
+        elapsed = time.monotonic() - started
+        if repeat_secs and elapsed + max(repeat_secs) > args.budget:
+            notes.append(f"stopped after {rep - 1} of {args.repeats} repeats: another "
+                         f"would pass the {args.budget:.0f} s budget (busy machine?)")
+            print(f"compare.py: note: {notes[-1]}", file=sys.stderr)
+            break
         measure_floors(build, runner, rep, floors)
         for r, bench, impl, cmd in jobs:
             if r != rep:
@@ -348,13 +362,15 @@ def main(argv):
             elif out is not None:
                 runner.failures.append(f"osu_{bench} {IMPL_NAMES[impl]} rep {rep}: "
                                        "no table in the output")
+        repeat_secs.append(time.monotonic() - started - elapsed)
+        done_repeats = rep
 
     data = {
         "machine": machine_line(),
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "mpi_versions": mpi_versions(launchers),
         "impls": [i for i in IMPLS if i in launchers],
-        "repeats": args.repeats,
+        "repeats": done_repeats,
         "pairs": pairs,
         "suite": args.suite,
         "kinds": {b: BENCHMARKS[b][2] for b in args.suite},

@@ -139,7 +139,8 @@ def summary_rows(data):
                 worst, at = min(rs)
                 gmean = math.exp(sum(math.log(r) for r, _ in rs) / len(rs))
                 cells.append(f"{worst:.2f} at {fmt_size(at)} / {gmean:.2f}")
-            rows.append("| " + " | ".join(cells) + " |")
+            if any(c != "–" for c in cells[2:]):
+                rows.append("| " + " | ".join(cells) + " |")
     return rows
 
 
