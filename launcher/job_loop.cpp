@@ -115,8 +115,9 @@ void Job::on_server_events() {
         while (!event.message.empty() && event.message.back() == '\n') event.message.pop_back();
         int code = event.status & 0xff;
         if (code == 0 && event.status != 0) code = 1;
-        say(rank_name(event.rank) + " called MPI_Abort with status " + std::to_string(event.status) +
-            (event.message.empty() ? "" : ": " + event.message) + "; stopping the job");
+        if (event.message != contract::kAbortReported)
+          say(rank_name(event.rank) + " called MPI_Abort with status " + std::to_string(event.status) +
+              (event.message.empty() ? "" : ": " + event.message) + "; stopping the job");
         exit_code_ = code;
         stop(SIGTERM);
         break;

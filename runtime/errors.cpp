@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "mpi.h"
+#include "shmpi/job_contract.hpp"
 #include "runtime/context.hpp"
 
 namespace shmpi::runtime {
@@ -45,7 +46,7 @@ int raise_error(Context& context, const Communicator* comm, const char* call, in
       "shmpi: rank " + std::to_string(context.rank()) + ": " + call + ": " + reason;
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
-  context.store().abort(error_class, line);
+  context.store().abort(error_class, contract::kAbortReported);
 }
 
 void fatal_without_context(const char* call, const std::string& reason) {

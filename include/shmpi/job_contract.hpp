@@ -20,6 +20,11 @@ inline constexpr const char* kEnvStatusFd = "SHMPI_STATUS_FD";
 // Prefix of every tunable: SHMPI_<NAME>, e.g. SHMPI_EAGER_LIMIT.
 inline constexpr const char* kEnvTunablePrefix = "SHMPI_";
 
+// The PMIx_Abort message of a rank that has already printed why it stops
+// (one line on its stderr, e.g. a fatal MPI error): the launcher then only
+// stops the job, so the user reads the reason once.
+inline constexpr const char* kAbortReported = "(reported by the rank)";
+
 // What a rank is doing, published in its RankStatus for the hang report.
 enum class RankState : std::uint32_t {
   NotStarted = 0,  // the page is still zero: the rank has not reached MPI_Init
