@@ -31,7 +31,6 @@ std::size_t bytes_of(std::string_view name) {
 
 Config Config::from_environment() {
   Config c;
-  c.inline_limit = bytes_of("inline_limit");
   c.eager_limit = bytes_of("eager_limit");
   c.ring_size = bytes_of("ring_size");
   c.max_fragment = bytes_of("max_fragment");

@@ -16,7 +16,6 @@ enum class SingleCopy : std::uint8_t { Cma, None };
 enum class WaitMode : std::uint8_t { Auto, Spin, Yield };
 
 struct Config {
-  std::size_t inline_limit = 0;    // payload bytes carried in a record's first cache line
   std::size_t eager_limit = 0;     // largest single-record message
   std::size_t ring_size = 0;       // bytes of each per-pair ring
   std::size_t max_fragment = 0;    // largest pipelined fragment

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config             # toolchain
-  libpmix-dev libnuma-dev               # runtime dependencies
+  libpmix-dev libnuma-dev libhwloc-dev  # runtime and launcher dependencies
   libgtest-dev libbenchmark-dev         # tests and micro-benchmarks
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)

@@ -29,10 +29,10 @@ struct TunableSpec {
   const char* choices = "";   // Choice only
 };
 
+// There is no inline-limit tunable: a record is an 8-byte ring header, a
+// 24-byte match header and the payload, so any payload up to 32 bytes rides
+// in the record's first cache line by construction.
 inline constexpr TunableSpec kTunables[] = {
-    {"inline_limit", "32",
-     "largest payload carried inside the header cache line of a ring record",
-     TunableKind::Bytes, 0, 32},
     {"eager_limit", "4096",
      "largest message sent eagerly as one ring record; larger ones are fragmented or use rendezvous",
      TunableKind::Bytes, 64, 65536},

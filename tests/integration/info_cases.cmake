@@ -1,0 +1,20 @@
+# shmpi_info, and a job with many more ranks than cores.
+set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
+shmpi_case(shmpi_info.lists_tunables ARGS
+  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|single_copy|numa_policy|wait_policy|test_cma_eperm) " 8
+  --match "shared memory per rank with 64 ranks: 4198464 bytes" --
+  ${SHMPI_INFO} -n 64)
+shmpi_case(shmpi_info.current_value ARGS
+  --match "^eager_limit +4096 +8k " --
+  env SHMPI_EAGER_LIMIT=8k ${SHMPI_INFO})
+shmpi_case(shmpi_info.invalid_value ARGS
+  --rc 1 --count "^shmpi_info: invalid SHMPI_RING_SIZE: ring_size=5000: must be a power of two$" 1 --
+  env SHMPI_RING_SIZE=5000 ${SHMPI_INFO})
+shmpi_case(shmpi_info.bad_argument ARGS
+  --rc 2 --match "^shmpi_info: unknown argument --bogus$" --
+  ${SHMPI_INFO} --bogus)
+
+# 64 ranks on this 2-core machine start, exchange all-to-all and finish.
+shmpi_case(all_pairs.np64 TIMEOUT 240 LABEL "integration;stress" ARGS
+  --match "all_pairs: 64 ranks, [0-9]+ sizes up to 1024 bytes: OK" --
+  ${SHMPI_RUN} -n 64 --oversubscribe $<TARGET_FILE:all_pairs> 1024)

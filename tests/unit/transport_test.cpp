@@ -1,0 +1,57 @@
+// Unit tests of the Transport: segment placement follows the NUMA policy
+// (checked with get_mempolicy / move_pages), and rings connect both ways.
+#include "btl/transport.hpp"
+
+#include <gtest/gtest.h>
+#include <numaif.h>
+
+#include <cstring>
+
+namespace shmpi::btl {
+namespace {
+
+std::byte* segment_of(const Transport& t) { return reinterpret_cast<std::byte*>(t.address().base); }
+
+TEST(Transport, LocalPolicyPlacesTheSegmentOnThisNode) {
+  Transport t(0, 2, Limits{4096, NumaPolicy::Local});
+  const PagePlacement p = query_placement(segment_of(t), t.segment_bytes());
+  EXPECT_EQ(p.mode, MPOL_PREFERRED);
+  // The header page was touched by the constructor: it sits on our node.
+  ASSERT_FALSE(p.page_nodes.empty());
+  EXPECT_EQ(p.page_nodes[0], current_numa_node());
+}
+
+TEST(Transport, InterleavePolicy) {
+  Transport t(0, 2, Limits{4096, NumaPolicy::Interleave});
+  EXPECT_EQ(query_placement(segment_of(t), t.segment_bytes()).mode, MPOL_INTERLEAVE);
+}
+
+TEST(Transport, NoPolicyLeavesTheKernelDefault) {
+  Transport t(0, 2, Limits{4096, NumaPolicy::None});
+  EXPECT_EQ(query_placement(segment_of(t), t.segment_bytes()).mode, MPOL_DEFAULT);
+}
+
+TEST(Transport, RecordsFlowBothWaysAndFromSelf) {
+  Transport a(0, 2, Limits{4096}), b(1, 2, Limits{4096});
+  a.connect(1, b.address());
+  b.connect(0, a.address());
+  const char hello[] = "hello";
+  ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(hello))));
+  ASSERT_TRUE(a.writer(0).try_push({}, std::as_bytes(std::span(hello))));
+  int from_a = 0, to_self = 0;
+  b.poll([&](std::uint32_t source, std::span<const std::byte> body) {
+    from_a += source == 0 && std::memcmp(body.data(), hello, sizeof hello) == 0;
+  });
+  a.poll([&](std::uint32_t source, std::span<const std::byte>) { to_self += source == 0; });
+  EXPECT_EQ(from_a, 1);
+  EXPECT_EQ(to_self, 1);
+  EXPECT_EQ(a.peer_pid(1), b.peer_pid(1));
+}
+
+TEST(Transport, ConnectRefusesASegmentOfAnotherJobShape) {
+  Transport a(0, 2, Limits{4096}), b(1, 3, Limits{4096});
+  EXPECT_THROW(a.connect(1, b.address()), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace shmpi::btl
