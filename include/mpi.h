@@ -167,7 +167,13 @@ typedef struct MPI_Status {
 #define MPI_UNEQUAL 3
 
 /* ---- functions -------------------------------------------------------- */
-#define SHMPI_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+/* libshmpi.so is built with hidden visibility; exactly these are exported. */
+#if defined(__GNUC__)
+#define SHMPI_API __attribute__((visibility("default")))
+#else
+#define SHMPI_API
+#endif
+#define SHMPI_DECLARE(ret, name, args) SHMPI_API ret MPI_##name args; SHMPI_API ret PMPI_##name args;
 
 /* Environment */
 SHMPI_DECLARE(int, Init, (int *argc, char ***argv))

@@ -2,7 +2,9 @@
 //
 // Each entry point is defined once as PMPI_<name>; MPI_<name> is a weak
 // alias of it, so a profiling tool may define MPI_<name> itself and call
-// PMPI_<name> (the MPI profiling interface).
+// PMPI_<name> (the MPI profiling interface). libshmpi.so is built with
+// hidden visibility: both names are exported because mpi.h declares them
+// SHMPI_API (default visibility), and cmake/libshmpi.map exports nothing else.
 #pragma once
 
 #include <string>
@@ -13,7 +15,8 @@
 #include "runtime/errors.hpp"
 
 #define SHMPI_PMPI_ALIAS(name) \
-  extern "C" decltype(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
+  extern "C" decltype(PMPI_##name) MPI_##name \
+      __attribute__((weak, alias("PMPI_" #name), visibility("default")));
 
 namespace shmpi::runtime {
 
