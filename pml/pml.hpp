@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct ProtocolLimits {
   std::size_t eager_limit = 4096;       // largest single-record message
   std::size_t max_fragment = 16384;     // largest fragment payload
   std::size_t rndv_threshold = 16384;   // smallest rendezvous message
+  std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
 };
 
 struct WaitPolicy {
@@ -113,11 +115,23 @@ class Pml {
     Request* head = nullptr;
     Request* tail = nullptr;
   };
+  // A control record owed to a peer: header fields and a small payload.
   struct Control {
-    std::uint32_t peer;
-    RecordKind kind;
-    std::uint64_t cookie;
-    RendezvousReply reply;  // Cts only
+    std::uint32_t peer = 0;
+    RecordKind kind = RecordKind::Fin;
+    std::uint8_t flags = 0;
+    std::uint64_t cookie = 0;    // the header's length field
+    std::uint8_t payload_bytes = 0;
+    std::byte payload[sizeof(SplitOffer)] = {};
+
+    template <class T>
+    static Control with(std::uint32_t peer, RecordKind kind, const T& body) noexcept {
+      static_assert(sizeof(T) <= sizeof(payload));
+      Control c{peer, kind};
+      c.payload_bytes = sizeof(T);
+      std::memcpy(c.payload, &body, sizeof(T));
+      return c;
+    }
   };
 
   // Send side (send_path.cpp).
@@ -138,7 +152,14 @@ class Pml {
   void on_control(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void claim(Request& request, Unexpected& message) noexcept;
-  void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie) noexcept;
+  void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
+                        bool peer_can_write) noexcept;
+  bool start_split(Request& request, std::size_t bytes) noexcept;
+  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
+  void on_split_done(std::uint32_t peer, const MatchHeader& header) noexcept;
+  bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
+  void finish_rendezvous(Request& request) noexcept;
+  void stream_rendezvous(Request& request) noexcept;
   void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
 
   btl::Transport& transport_;

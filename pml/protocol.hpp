@@ -8,7 +8,9 @@
 // - rendezvous: an Rts record; once matched the receiver either copies the
 //   payload straight out of the sender (single copy) and answers Fin, or
 //   answers Cts and the sender streams RndvFrag records addressed to the
-//   receiver's request.
+//   receiver's request. Large single copies are split: the receiver sends
+//   Split, reads the first part while the sender writes the rest, and
+//   answers Fin once the sender's SplitDone arrived.
 // A synchronous send (kSync) carries an 8-byte cookie right after the
 // header; the receiver answers Ack with that cookie once the message is
 // matched.
@@ -27,9 +29,13 @@ enum class RecordKind : std::uint8_t {
   Cts = 6,        // receiver -> sender: stream the rendezvous message; payload RendezvousReply
   RndvFrag = 7,   // sender -> receiver: part of a rendezvous message; `length` = receiver cookie
   Fin = 8,        // receiver -> sender: rendezvous `length` (cookie) finished, buffer free
+  Split = 9,      // receiver -> sender: copy your part into my buffer yourself; payload SplitOffer
+  SplitDone = 10, // sender -> receiver: part copied (or kRefused); `length` = receiver cookie
 };
 
-inline constexpr std::uint8_t kSync = 1;  // flags: synchronous send, cookie follows the header
+inline constexpr std::uint8_t kSync = 1;      // flags: synchronous send, cookie follows the header
+inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can single-copy into the receiver
+inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 
 struct MatchHeader {
   std::uint32_t context;  // communicator context id
@@ -46,6 +52,17 @@ static_assert(sizeof(MatchHeader) == 24);
 struct RendezvousOffer {
   std::uint64_t address;  // the sender's buffer, in the sender's address space
   std::uint64_t cookie;   // the sender's request
+};
+
+// Payload of a Split record: the receiver copies [0, offset) itself while
+// the sender writes [offset, offset + bytes) into `address` (receiver's
+// buffer + offset, in the receiver's address space), so both cores copy.
+struct SplitOffer {
+  std::uint64_t sender_cookie;
+  std::uint64_t receiver_cookie;
+  std::uint64_t address;
+  std::uint64_t offset;
+  std::uint64_t bytes;
 };
 
 // Payload of a Cts record.

@@ -65,7 +65,7 @@ void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::
 void Pml::claim(Request& request, Unexpected& message) noexcept {
   describe(request, message.env, message.length);
   if (message.rendezvous) {
-    start_rendezvous(request, message.peer, message.address, message.cookie);
+    start_rendezvous(request, message.peer, message.address, message.cookie, message.can_write);
   } else {
     if (message.sync) acknowledge(message.peer, message.cookie);
     copy_into(request, 0, std::span<const std::byte>(message.data.data(), message.received));
@@ -91,6 +91,13 @@ void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
     case RecordKind::Ack:
     case RecordKind::Cts:
     case RecordKind::Fin: on_control(peer, header, payload); break;
+    case RecordKind::Split: {
+      SplitOffer offer;
+      std::memcpy(&offer, payload.data(), sizeof offer);
+      on_split(peer, offer);
+      break;
+    }
+    case RecordKind::SplitDone: on_split_done(peer, header); break;
     default: on_first(peer, header, payload); break;
   }
 }
@@ -112,7 +119,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
     Request& request = static_cast<Request&>(*posted);
     describe(request, envelope, header.length);
     if (rendezvous) {
-      start_rendezvous(request, peer, offer.address, offer.cookie);
+      start_rendezvous(request, peer, offer.address, offer.cookie, (header.flags & kCanWrite) != 0);
       return;
     }
     if (sync) acknowledge(peer, cookie);
@@ -128,6 +135,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
   message.env = envelope;
   message.rendezvous = rendezvous;
   message.sync = sync;
+  message.can_write = (header.flags & kCanWrite) != 0;
   message.cookie = rendezvous ? offer.cookie : cookie;
   message.address = offer.address;
   if (!rendezvous) {
@@ -178,29 +186,92 @@ void Pml::on_control(std::uint32_t, const MatchHeader& header, std::span<const s
 }
 
 // A rendezvous message matched `request`: copy it out of the sender at once
-// when single copy is permitted, else ask the sender to stream it.
-void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address,
-                           std::uint64_t cookie) noexcept {
+// when single copy is permitted (large copies shared with the sender), else
+// ask the sender to stream it.
+void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
+                           bool peer_can_write) noexcept {
   const std::size_t n = std::min<std::uint64_t>(request.status.sent_bytes, request.capacity);
-  bool copied = n == 0;
-  if (!copied && peer == transport_.rank()) {
-    std::memcpy(request.recv_buffer, reinterpret_cast<const void*>(address), n);
-    copied = true;
-  } else if (!copied && single_copy_ != nullptr && single_copy_->enabled()) {
-    copied = single_copy_->read(transport_.peer_pid(peer), address, request.recv_buffer, n) ==
-             btl::CopyResult::Done;
-  }
-  if (copied) {
-    finish(request);
-    send_control(Control{peer, RecordKind::Fin, cookie, {}});
+  request.remote_address = address;
+  request.sender_cookie = cookie;
+  request.source_world = peer;
+  request.part_failed = false;
+  request.awaiting_peer = false;
+  if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
+      single_copy_ != nullptr && single_copy_->enabled() && start_split(request, n))
     return;
+  if (read_from(peer, address, request.recv_buffer, n)) {
+    finish_rendezvous(request);
+  } else {
+    stream_rendezvous(request);
   }
+}
+
+// Asks the sender to write the second half while we read the first.
+bool Pml::start_split(Request& request, std::size_t bytes) noexcept {
+  const std::size_t half = (bytes / 2) & ~std::size_t{4095};  // page-aligned split point
+  const std::uint32_t peer = request.source_world;
+  send_control(Control::with(peer, RecordKind::Split,
+                             SplitOffer{request.sender_cookie, reinterpret_cast<std::uintptr_t>(&request),
+                                        reinterpret_cast<std::uintptr_t>(request.recv_buffer + half), half,
+                                        bytes - half}));
+  request.awaiting_peer = true;
+  request.part_failed = !read_from(peer, request.remote_address, request.recv_buffer, half);
+  return true;
+}
+
+// Sender side: write our part of a split copy into the receiver's buffer.
+void Pml::on_split(std::uint32_t peer, const SplitOffer& offer) noexcept {
+  Request& request = request_of(offer.sender_cookie);
+  const bool ok = single_copy_ != nullptr && single_copy_->enabled() &&
+                  single_copy_->write(transport_.peer_pid(peer), offer.address, request.send_buffer + offer.offset,
+                                      offer.bytes) == btl::CopyResult::Done;
+  Control done{peer, RecordKind::SplitDone};
+  done.flags = ok ? 0 : kRefused;
+  done.cookie = offer.receiver_cookie;
+  send_control(done);  // the send completes on the receiver's Fin
+}
+
+void Pml::on_split_done(std::uint32_t, const MatchHeader& header) noexcept {
+  Request& request = request_of(header.length);
+  request.awaiting_peer = false;
+  if ((header.flags & kRefused) != 0 || request.part_failed) {
+    // Rare: some part could not be copied. Copy all of it ourselves, or stream it.
+    const std::size_t n = std::min<std::uint64_t>(request.status.sent_bytes, request.capacity);
+    if (!read_from(request.source_world, request.remote_address, request.recv_buffer, n)) {
+      stream_rendezvous(request);
+      return;
+    }
+  }
+  finish_rendezvous(request);
+}
+
+bool Pml::read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept {
+  if (bytes == 0) return true;
+  if (peer == transport_.rank()) {
+    std::memcpy(into, reinterpret_cast<const void*>(address), bytes);
+    return true;
+  }
+  return single_copy_ != nullptr && single_copy_->enabled() &&
+         single_copy_->read(transport_.peer_pid(peer), address, into, bytes) == btl::CopyResult::Done;
+}
+
+void Pml::finish_rendezvous(Request& request) noexcept {
+  finish(request);
+  Control fin{request.source_world, RecordKind::Fin};
+  fin.cookie = request.sender_cookie;
+  send_control(fin);
+}
+
+void Pml::stream_rendezvous(Request& request) noexcept {
   request.received = 0;
-  send_control(Control{peer, RecordKind::Cts, 0, RendezvousReply{cookie, reinterpret_cast<std::uintptr_t>(&request)}});
+  send_control(Control::with(request.source_world, RecordKind::Cts,
+                             RendezvousReply{request.sender_cookie, reinterpret_cast<std::uintptr_t>(&request)}));
 }
 
 void Pml::acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept {
-  send_control(Control{peer, RecordKind::Ack, cookie, {}});
+  Control ack{peer, RecordKind::Ack};
+  ack.cookie = cookie;
+  send_control(ack);
 }
 
 bool Pml::probe(const Envelope& want, ProbeResult& result) noexcept {

@@ -43,6 +43,12 @@ struct Request : PostedRecv {
   std::byte* recv_buffer = nullptr;
   std::size_t capacity = 0;
   std::uint64_t received = 0;  // rendezvous streaming offset
+  // Split rendezvous: where the sender's buffer is, to finish the copy
+  // ourselves should the sender's part fail.
+  std::uint64_t remote_address = 0;
+  std::uint64_t sender_cookie = 0;
+  std::uint32_t source_world = 0;
+  bool part_failed = false;
 
   // Send: what goes, to whom (world rank), and how far it got.
   const std::byte* send_buffer = nullptr;
@@ -53,7 +59,7 @@ struct Request : PostedRecv {
   SendMode mode = SendMode::Standard;
   bool started = false;          // the first record has been pushed
   bool pushed = false;           // every record we owe has been pushed
-  bool awaiting_peer = false;    // an Ack or Fin from the receiver is still due
+  bool awaiting_peer = false;    // send: an Ack or Fin is due; receive: a SplitDone is due
   Envelope envelope{};           // context, source (our rank in the communicator), tag
   Request* next_send = nullptr;  // per-peer send queue link
 

@@ -94,8 +94,9 @@ bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
 bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
   std::byte* out = ring.try_reserve(kHeaderBytes + sizeof(RendezvousOffer));
   if (out == nullptr) return false;
+  const bool can_write = single_copy_ != nullptr && single_copy_->enabled();
   const MatchHeader header{request.envelope.context, request.envelope.tag, request.envelope.source,
-                           RecordKind::Rts, 0, 0, request.length};
+                           RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0}, 0, request.length};
   const RendezvousOffer offer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
   std::memcpy(out, &header, kHeaderBytes);
   std::memcpy(out + kHeaderBytes, &offer, sizeof offer);
@@ -146,12 +147,11 @@ void Pml::push_queued(std::uint32_t peer) noexcept {
 
 bool Pml::try_control(const Control& control) noexcept {
   btl::RingWriter& ring = transport_.writer(control.peer);
-  const std::size_t extra = control.kind == RecordKind::Cts ? sizeof(RendezvousReply) : 0;
-  std::byte* out = ring.try_reserve(kHeaderBytes + extra);
+  std::byte* out = ring.try_reserve(kHeaderBytes + control.payload_bytes);
   if (out == nullptr) return false;
-  const MatchHeader header{0, 0, 0, control.kind, 0, 0, control.cookie};
+  const MatchHeader header{0, 0, 0, control.kind, control.flags, 0, control.cookie};
   std::memcpy(out, &header, kHeaderBytes);
-  if (extra != 0) std::memcpy(out + kHeaderBytes, &control.reply, sizeof control.reply);
+  if (control.payload_bytes != 0) std::memcpy(out + kHeaderBytes, control.payload, control.payload_bytes);
   ring.commit();
   return true;
 }

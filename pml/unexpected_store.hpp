@@ -18,6 +18,7 @@ struct Unexpected : UnexpectedMsg {
   std::uint64_t received = 0;   // bytes that have arrived so far (eager / pipelined)
   bool rendezvous = false;      // an Rts: the payload is still in the sender
   bool sync = false;            // the sender waits for an Ack with `cookie`
+  bool can_write = false;       // rendezvous: the sender can take part in a split copy
   std::uint64_t cookie = 0;     // the sender's request (sync or rendezvous)
   std::uint64_t address = 0;    // rendezvous: the sender's buffer
   std::vector<std::byte> data;  // payload; capacity kept across reuses
@@ -41,6 +42,7 @@ class UnexpectedStore {
     u->received = 0;
     u->rendezvous = false;
     u->sync = false;
+    u->can_write = false;
     u->cookie = 0;
     u->address = 0;
     u->data.resize(buffered);

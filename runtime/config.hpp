@@ -20,6 +20,7 @@ struct Config {
   std::size_t ring_size = 0;       // bytes of each per-pair ring
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
+  std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)
   SingleCopy single_copy = SingleCopy::Cma;
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;

@@ -55,7 +55,8 @@ Context::Context(std::unique_ptr<KvStore> store)
       store_(std::move(store)),
       transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size, config_.numa_policy}),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
-      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold},
+      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
+                                               config_.split_threshold},
            wait_policy_for(config_, *store_), &single_copy_),
       status_(store_->rank(), store_->size()),
       communicators_(store_->rank(), store_->size()) {

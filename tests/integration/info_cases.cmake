@@ -1,7 +1,7 @@
 # shmpi_info, and a job with many more ranks than cores.
 set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
 shmpi_case(shmpi_info.lists_tunables ARGS
-  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|single_copy|numa_policy|wait_policy|test_cma_eperm) " 8
+  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|split_threshold|single_copy|numa_policy|wait_policy|test_cma_eperm) " 9
   --match "shared memory per rank with 64 ranks: 4198464 bytes" --
   ${SHMPI_INFO} -n 64)
 shmpi_case(shmpi_info.current_value ARGS

@@ -130,7 +130,7 @@ class PmlSizes : public ::testing::TestWithParam<SizeCase> {};
 
 TEST_P(PmlSizes, LargeMessagesCrossBothWaysAtOnce) {
   const auto [n, copy] = GetParam();
-  TwoRanks job(ProtocolLimits{4096, 16384, 16384}, 64 * 1024, copy);
+  TwoRanks job(ProtocolLimits{4096, 16384, 16384, 65536}, 64 * 1024, copy);  // split from 64 KiB
   auto a = pattern(n, 4), b = pattern(n, 5);
   std::vector<std::byte> got_a(n), got_b(n);
   Request s0, s1, r0, r1;
@@ -150,7 +150,7 @@ TEST_P(PmlSizes, LargeMessagesCrossBothWaysAtOnce) {
 
 TEST_P(PmlSizes, ReceivePostedMidStreamTakesTheRest) {
   const auto [n, copy] = GetParam();
-  TwoRanks job(ProtocolLimits{}, 64 * 1024, copy);
+  TwoRanks job(ProtocolLimits{4096, 16384, 16384, 65536}, 64 * 1024, copy);
   auto data = pattern(n, 6);
   std::vector<std::byte> got(n);
   Request send, recv;
@@ -178,10 +178,10 @@ TEST_P(PmlSizes, TruncatedReceiveKeepsThePrefix) {
 
 std::vector<SizeCase> size_cases() {
   std::vector<SizeCase> cases;
-  // Every protocol boundary -1, 0, +1 (eager 4096, rendezvous 16384), and large.
+  // Every protocol boundary -1, 0, +1 (eager 4096, rendezvous 16384, split 65536), and large.
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
-                        std::size_t{16383}, std::size_t{16384}, std::size_t{16385}, std::size_t{65536},
-                        std::size_t{1} << 20, (std::size_t{1} << 20) + 1})
+                        std::size_t{16383}, std::size_t{16384}, std::size_t{16385}, std::size_t{65535},
+                        std::size_t{65536}, std::size_t{65537}, std::size_t{1} << 20, (std::size_t{1} << 20) + 1})
     for (Copy copy : {Copy::Streamed, Copy::Cma, Copy::CmaRefused}) cases.push_back({n, copy});
   return cases;
 }

@@ -33,9 +33,10 @@ std::vector<std::byte> pattern(std::size_t n, std::uint32_t seed) {
 }
 
 bool push_value(RingWriter& w, std::uint64_t value, std::size_t extra = 0) {
-  std::vector<std::byte> body(sizeof(value) + extra, std::byte{0x5a});
-  std::memcpy(body.data(), &value, sizeof(value));
-  return w.try_push({}, body);
+  std::byte body[sizeof(value) + 1024];
+  std::memset(body, 0x5a, sizeof body);
+  std::memcpy(body, &value, sizeof(value));
+  return w.try_push({}, std::span<const std::byte>(body, sizeof(value) + extra));
 }
 
 std::vector<std::uint64_t> drain_values(RingReader& r, std::size_t max = 1000000) {
