@@ -11,6 +11,7 @@ packages=(
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)
   gnuplot-nox python3                   # comparison report and plots
+  slurmctld slurmd slurm-client         # private one-node Slurm: srun --mpi=pmix test (tests/ecosystem)
 )
 
 missing=()
