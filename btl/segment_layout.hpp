@@ -1,6 +1,7 @@
 // SegmentLayout: where things live in a rank's receive segment.
 //
 //   [ SegmentHeader                 ]  one cache line
+//   [ Doorbell                      ]  one cache line
 //   [ RingControl for sender 0..N-1 ]  one cache line each
 //   [ ring cells for sender 0..N-1  ]  ring_size bytes each
 //
@@ -8,6 +9,7 @@
 // the segment resolves them against its own base address.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,17 +28,35 @@ struct alignas(kCacheLine) SegmentHeader {
 };
 static_assert(sizeof(SegmentHeader) == kCacheLine);
 
+// How a rank that waits a long time sleeps, and how its peers wake it.
+//
+// The owner stores sleeping = 1 (seq_cst), checks its rings once more, then
+// futex-waits on `wakeups` with a short timeout. A sender that has just
+// published a record loads `sleeping` (relaxed: the line is almost never
+// written, so the load hits the sender's cache) and, if set, increments
+// `wakeups` and calls FUTEX_WAKE. The sender issues no fence between its
+// record and that load, so a wake-up can be missed when both race; the
+// timeout bounds the cost of that rare miss, and keeps the hot path free of
+// a full fence.
+struct alignas(kCacheLine) Doorbell {
+  std::atomic<std::uint32_t> sleeping;  // owner writes; senders read
+  std::atomic<std::uint32_t> wakeups;   // futex word: senders increment, owner waits on it
+  std::uint8_t pad_[kCacheLine - 2 * sizeof(std::atomic<std::uint32_t>)];
+};
+static_assert(sizeof(Doorbell) == kCacheLine);
+
 inline constexpr std::uint64_t kSegmentMagic = 0x73686d7069736567ull;  // "shmpiseg"
 
 struct SegmentLayout {
   std::uint32_t nranks;
   std::size_t ring_size;  // power of two
 
+  static constexpr std::size_t doorbell_offset() noexcept { return sizeof(SegmentHeader); }
   std::size_t control_offset(std::uint32_t sender) const noexcept {
-    return sizeof(SegmentHeader) + sender * sizeof(RingControl);
+    return sizeof(SegmentHeader) + sizeof(Doorbell) + sender * sizeof(RingControl);
   }
   std::size_t cells_offset(std::uint32_t sender) const noexcept {
-    return sizeof(SegmentHeader) + nranks * sizeof(RingControl) + sender * ring_size;
+    return control_offset(nranks) + sender * ring_size;
   }
   std::size_t total_bytes() const noexcept { return cells_offset(nranks); }
 };

@@ -1,5 +1,8 @@
 #include "btl/transport.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <stdexcept>
@@ -15,6 +18,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       peers_(nranks),
       writers_(nranks),
       readers_(nranks),
+      doorbells_(nranks, nullptr),
       pids_(nranks, 0),
       bases_(nranks, 0) {
   if (limits.ring_size < 4 * kCacheLine || (limits.ring_size & (limits.ring_size - 1)) != 0)
@@ -30,6 +34,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
     readers_[sender] = RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
                                   own_.data() + layout_.cells_offset(sender), layout_.ring_size);
   }
+  doorbells_[rank] = reinterpret_cast<Doorbell*>(own_.data() + SegmentLayout::doorbell_offset());
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
   // The ring to ourselves lives in our own segment.
@@ -53,9 +58,33 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
   }
   writers_[peer] = RingWriter(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
                               segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
-  peers_[peer] = std::move(segment);
+  doorbells_[peer] = reinterpret_cast<Doorbell*>(segment.data() + SegmentLayout::doorbell_offset());
+  peers_[peer] = std::move(segment);  // the mapping stays where it is: doorbells_ remains valid
   pids_[peer] = static_cast<pid_t>(address.pid);
   bases_[peer] = address.base;
+}
+
+void Transport::wake(Doorbell& bell) noexcept {
+  bell.wakeups.fetch_add(1, std::memory_order_release);
+  // Not FUTEX_PRIVATE: the word lives in a mapping shared between processes.
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+
+bool Transport::any_ready() const noexcept {
+  for (const RingReader& reader : readers_)
+    if (reader.ready()) return true;
+  return false;
+}
+
+void Transport::wait_for_records(long timeout_ns) noexcept {
+  Doorbell& bell = *doorbells_[rank_];
+  const std::uint32_t seen = bell.wakeups.load(std::memory_order_acquire);
+  bell.sleeping.store(1, std::memory_order_seq_cst);
+  if (!any_ready()) {
+    timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
+    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAIT, seen, &timeout, nullptr, 0);
+  }
+  bell.sleeping.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace shmpi::btl

@@ -70,6 +70,17 @@ class Transport {
     return n;
   }
 
+  // Wakes `peer` if it sleeps in wait_for_records(). Call after publishing
+  // records to it; costs one load of a line that stays in our cache.
+  void notify(std::uint32_t peer) noexcept {
+    Doorbell* bell = doorbells_[peer];
+    if (bell->sleeping.load(std::memory_order_relaxed) != 0) wake(*bell);
+  }
+
+  // Sleeps until a peer notifies us or `timeout_ns` passes, unless a record
+  // is already waiting. For long waits only: see Doorbell.
+  void wait_for_records(long timeout_ns) noexcept;
+
   // Drains only the ring from `peer`.
   template <class OnRecord>
   std::size_t poll_one(std::uint32_t peer, OnRecord&& on_record) noexcept {
@@ -90,6 +101,10 @@ class Transport {
   std::vector<Segment> peers_;  // indexed by rank; empty for self
   std::vector<RingWriter> writers_;
   std::vector<RingReader> readers_;
+  static void wake(Doorbell& bell) noexcept;
+  bool any_ready() const noexcept;
+
+  std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment
   std::vector<pid_t> pids_;             // by rank
   std::vector<std::uint64_t> bases_;    // by rank
 };

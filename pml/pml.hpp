@@ -37,9 +37,14 @@ struct ProtocolLimits {
 };
 
 struct WaitPolicy {
-  // Failed progress rounds before a waiting rank yields its core; 0 yields
-  // at once (oversubscribed jobs), a huge value never yields.
+  // Failed progress rounds before a waiting rank starts yielding its core
+  // after each further failed round; 0 yields at once (oversubscribed
+  // jobs), UINT32_MAX never yields.
   std::uint32_t spins_before_yield = 1u << 14;
+  // Yields without progress before the rank sleeps on its doorbell until a
+  // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
+  std::uint32_t yields_before_sleep = 0;
+  long sleep_ns = 1'000'000;
 };
 
 // What a probe learns about a pending message.
@@ -72,12 +77,17 @@ class Pml {
   template <class Done>
   void wait_until(Done&& done) noexcept {
     std::uint32_t idle = 0;
+    std::uint32_t yields = 0;
     while (!done()) {
       if (progress()) {
-        idle = 0;
-      } else if (++idle >= wait_.spins_before_yield) {
+        idle = yields = 0;
+      } else if (idle < wait_.spins_before_yield) {
+        ++idle;  // spin: the answer is usually a fraction of a microsecond away
+      } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
+        transport_.wait_for_records(wait_.sleep_ns);
+        yields = 0;
+      } else {
         ::sched_yield();
-        idle = 0;
       }
     }
   }
@@ -99,6 +109,10 @@ class Pml {
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet. True if cancelled (the request is then complete).
   bool cancel(Request& request) noexcept;
+
+  // Nothing of ours waits for ring space, so only a peer's record can
+  // make progress possible: safe to sleep until one arrives.
+  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty(); }
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }

@@ -86,6 +86,7 @@ bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
   }
   if (request.length != 0) std::memcpy(out + kHeaderBytes + extra, request.send_buffer, request.length);
   ring.commit();
+  transport_.notify(request.dest);
   request.started = true;
   request.sent = request.length;
   return true;
@@ -101,6 +102,7 @@ bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
   std::memcpy(out, &header, kHeaderBytes);
   std::memcpy(out + kHeaderBytes, &offer, sizeof offer);
   ring.commit();
+  transport_.notify(request.dest);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   return true;
@@ -126,6 +128,7 @@ bool Pml::push_fragments(Request& request, btl::RingWriter& ring, RecordKind fir
     }
     std::memcpy(out + kHeaderBytes + extra, request.send_buffer + request.sent, chunk);
     ring.commit();
+    transport_.notify(request.dest);
     request.started = true;
     request.sent += chunk;
     first_record = false;
@@ -153,6 +156,7 @@ bool Pml::try_control(const Control& control) noexcept {
   std::memcpy(out, &header, kHeaderBytes);
   if (control.payload_bytes != 0) std::memcpy(out + kHeaderBytes, control.payload, control.payload_bytes);
   ring.commit();
+  transport_.notify(control.peer);
   return true;
 }
 

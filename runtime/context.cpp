@@ -40,6 +40,7 @@ btl::PeerAddress decode(const std::string& text) {
 }  // namespace
 
 pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& store) {
+  if (config.wait_policy == WaitMode::Spin) return pml::WaitPolicy{UINT32_MAX, 0};
   bool yield = config.wait_policy == WaitMode::Yield;
   if (config.wait_policy == WaitMode::Auto) {
     // Ranks outnumber cores: a spinning waiter would starve the rank it
@@ -47,7 +48,10 @@ pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& st
     const auto online = static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
     yield = store.local_size() > online;
   }
-  return pml::WaitPolicy{yield ? 0u : (1u << 14)};
+  // Spin (about 50 us), then yield; after a few milliseconds without any
+  // progress, sleep on the doorbell until a peer sends.
+  if (yield) return pml::WaitPolicy{0, 64};
+  return pml::WaitPolicy{1u << 14, 4096};
 }
 
 Context::Context(std::unique_ptr<KvStore> store)

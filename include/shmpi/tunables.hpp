@@ -55,7 +55,7 @@ inline constexpr TunableSpec kTunables[] = {
      "placement of receive segments and fragments: local to the rank's CPU, interleave, or none",
      TunableKind::Choice, 0, 0, false, "local|interleave|none"},
     {"wait_policy", "auto",
-     "how a blocked rank waits: spin, yield after a short spin, or auto (yield when ranks outnumber cores)",
+     "how a blocked rank waits: spin (never gives up its core), yield (at once, then sleeps until a peer sends), or auto (spin, yield, sleep; yield at once when ranks outnumber cores)",
      TunableKind::Choice, 0, 0, false, "auto|spin|yield"},
     {"test_cma_eperm", "0",
      "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",

@@ -21,16 +21,16 @@ static int check_failures = 0;
   } while (0)
 
 /* Prints the verdict and returns the exit code. */
-static int check_report(const char *name) {
+static inline int check_report(const char *name) {
   if (check_failures == 0) printf("%s: rank %d OK\n", name, check_rank);
   return check_failures == 0 ? 0 : 1;
 }
 
-static void fill_pattern(unsigned char *buf, size_t n, int seed) {
+static inline void fill_pattern(unsigned char *buf, size_t n, int seed) {
   for (size_t i = 0; i < n; ++i) buf[i] = (unsigned char)((seed * 29 + i * 7 + (i >> 9)) & 0xff);
 }
 
-static int pattern_ok(const unsigned char *buf, size_t n, int seed) {
+static inline int pattern_ok(const unsigned char *buf, size_t n, int seed) {
   for (size_t i = 0; i < n; ++i)
     if (buf[i] != (unsigned char)((seed * 29 + i * 7 + (i >> 9)) & 0xff)) return 0;
   return 1;

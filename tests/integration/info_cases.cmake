@@ -18,3 +18,14 @@ shmpi_case(shmpi_info.bad_argument ARGS
 shmpi_case(all_pairs.np64 TIMEOUT 240 LABEL "integration;stress" ARGS
   --match "all_pairs: 64 ranks, [0-9]+ sizes up to 1024 bytes: OK" --
   ${SHMPI_RUN} -n 64 --oversubscribe $<TARGET_FILE:all_pairs> 1024)
+
+# A long wait gives up the core: yield at once then sleep on the doorbell
+# (wait_policy=yield), or spin, yield, then sleep (auto). Spin burns it.
+add_executable(wait_cpu wait_cpu.c)
+target_link_libraries(wait_cpu PRIVATE shmpi)
+target_compile_options(wait_cpu PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+foreach(policy yield auto)
+  shmpi_case(wait_cpu.${policy} ARGS
+    --count "^wait_cpu: rank [0-9]+ OK" 2 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 2 --set wait_policy=${policy} $<TARGET_FILE:wait_cpu> 2 0.5)
+endforeach()

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <numaif.h>
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace shmpi::btl {
 namespace {
@@ -46,6 +48,32 @@ TEST(Transport, RecordsFlowBothWaysAndFromSelf) {
   EXPECT_EQ(from_a, 1);
   EXPECT_EQ(to_self, 1);
   EXPECT_EQ(a.peer_pid(1), b.peer_pid(1));
+}
+
+TEST(Transport, SleeperWakesWhenAPeerSends) {
+  Transport a(0, 2, Limits{4096}), b(1, 2, Limits{4096});
+  a.connect(1, b.address());
+  b.connect(0, a.address());
+  std::thread sender([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const char msg[] = "wake";
+    ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(msg))));
+    a.notify(1);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  while (b.poll([](std::uint32_t, std::span<const std::byte>) {}) == 0) b.wait_for_records(5'000'000'000L - 1);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  sender.join();
+  EXPECT_LT(waited, std::chrono::seconds(2));  // woken by the doorbell, not the 5 s timeout
+}
+
+TEST(Transport, SleepEndsAtTheTimeoutWithoutRecords) {
+  Transport t(0, 1, Limits{4096});
+  const auto start = std::chrono::steady_clock::now();
+  t.wait_for_records(20'000'000);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(15));
+  EXPECT_LT(waited, std::chrono::seconds(2));
 }
 
 TEST(Transport, ConnectRefusesASegmentOfAnotherJobShape) {
