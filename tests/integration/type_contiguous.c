@@ -1,0 +1,123 @@
+/* type_contiguous: derived contiguous datatypes. MPI_Type_size on
+ * uncommitted types, send/recv of committed ones (count * size bytes,
+ * MPI_Get_count in both the derived and the base type), reductions over
+ * contiguous types (their base elements), nesting, freeing a type other
+ * types were built from, and the errors: uncommitted use, MPI_Type_vector
+ * with gaps, freeing predefined types. Prints "type_contiguous: rank R OK". */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rank, size, failures;
+
+#define CHECK(cond, ...)                               \
+  do {                                                 \
+    if (!(cond) && failures++ < 10) {                  \
+      printf("type_contiguous: FAIL rank %d: ", rank); \
+      printf(__VA_ARGS__);                             \
+      printf("\n");                                    \
+    }                                                  \
+  } while (0)
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+  MPI_Datatype four, twelve, empty, pair3;
+  int bytes = -1;
+  MPI_Type_contiguous(4, MPI_INT, &four);
+  MPI_Type_size(four, &bytes);
+  CHECK(bytes == 16, "size of uncommitted contiguous(4, MPI_INT) = %d", bytes);
+  int err = MPI_Send(&bytes, 1, four, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_TYPE, "send with an uncommitted type returned %d", err);
+  MPI_Type_commit(&four);
+  MPI_Type_contiguous(3, four, &twelve);
+  MPI_Type_commit(&twelve);
+  MPI_Type_size(twelve, &bytes);
+  CHECK(bytes == 48, "size of contiguous(3, contiguous(4, MPI_INT)) = %d", bytes);
+  MPI_Type_free(&four); /* twelve must stay usable */
+  CHECK(four == MPI_DATATYPE_NULL, "MPI_Type_free did not set MPI_DATATYPE_NULL");
+  MPI_Type_contiguous(0, MPI_DOUBLE, &empty);
+  MPI_Type_size(empty, &bytes);
+  CHECK(bytes == 0, "size of contiguous(0, MPI_DOUBLE) = %d", bytes);
+  MPI_Type_free(&empty);
+
+  /* Send/recv: 2 x twelve = 24 ints, eager and large (rendezvous). */
+  for (int big = 0; big < 2; ++big) {
+    static int buf[12 * 3000];
+    const int count = big ? 2900 : 2, capacity = big ? 3000 : 8;
+    if (size >= 2 && rank < 2) {
+      if (rank == 0) {
+        for (int i = 0; i < 12 * count; ++i) buf[i] = i * 5 + big;
+        MPI_Send(buf, count, twelve, 1, 9, MPI_COMM_WORLD);
+      } else {
+        MPI_Status st;
+        int n = -1, ints = -1;
+        memset(buf, 0xff, sizeof buf);
+        MPI_Recv(buf, capacity, twelve, 0, 9, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, twelve, &n);
+        MPI_Get_count(&st, MPI_INT, &ints);
+        CHECK(n == count && ints == 12 * count, "received %d twelves, %d ints", n, ints);
+        int bad = -1;
+        for (int i = 0; i < 12 * count && bad < 0; ++i)
+          if (buf[i] != i * 5 + big) bad = i;
+        CHECK(bad < 0 && buf[12 * count] == -1, "payload wrong at %d (or overrun)", bad);
+      }
+    }
+  }
+
+  /* Reductions over contiguous types reduce their base elements. */
+  MPI_Datatype triple;
+  MPI_Type_vector(1, 3, 7, MPI_DOUBLE, &triple); /* one block: contiguous */
+  MPI_Type_commit(&triple);
+  double d[6], out[6];
+  for (int i = 0; i < 6; ++i) d[i] = rank + i * 0.5;
+  MPI_Allreduce(d, out, 2, triple, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < 6; ++i)
+    CHECK(out[i] == size * (size - 1) / 2.0 + size * i * 0.5, "allreduce over triple [%d] = %g", i, out[i]);
+  for (int root = 0; root < size; ++root) {
+    memcpy(out, d, sizeof d);
+    MPI_Reduce(rank == root ? MPI_IN_PLACE : d, out, 2, triple, MPI_MAX, root, MPI_COMM_WORLD);
+    if (rank == root)
+      for (int i = 0; i < 6; ++i) CHECK(out[i] == size - 1 + i * 0.5, "reduce max over triple [%d] = %g", i, out[i]);
+  }
+  MPI_Type_contiguous(3, MPI_2INT, &pair3);
+  MPI_Type_commit(&pair3);
+  struct { int v, i; } p[3], q[3];
+  for (int k = 0; k < 3; ++k) p[k].v = (rank + k) % size, p[k].i = rank;
+  MPI_Allreduce(p, q, 1, pair3, MPI_MAXLOC, MPI_COMM_WORLD);
+  for (int k = 0; k < 3; ++k)
+    CHECK(q[k].v == size - 1 && q[k].i == (size - 1 - k + size) % size, "maxloc over pair3 [%d] = (%d,%d)", k,
+          q[k].v, q[k].i);
+  err = MPI_Allreduce(p, q, 1, pair3, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_OP, "MPI_SUM over contiguous MPI_2INT returned %d", err);
+
+  /* Errors. */
+  MPI_Datatype t = MPI_DATATYPE_NULL, predefined = MPI_INT;
+  err = MPI_Type_vector(3, 2, 4, MPI_INT, &t);
+  CHECK(err == MPI_ERR_TYPE && t == MPI_DATATYPE_NULL, "vector with gaps returned %d", err);
+  err = MPI_Type_vector(3, 2, 2, MPI_INT, &t); /* touching blocks: contiguous */
+  MPI_Type_size(t, &bytes);
+  CHECK(err == MPI_SUCCESS && bytes == 24, "vector(3, 2, 2) returned %d, size %d", err, bytes);
+  MPI_Type_free(&t);
+  err = MPI_Type_free(&predefined);
+  CHECK(err == MPI_ERR_TYPE && predefined == MPI_INT, "freeing MPI_INT returned %d", err);
+  err = MPI_Type_contiguous(-1, MPI_INT, &t);
+  CHECK(err == MPI_ERR_COUNT, "contiguous(-1) returned %d", err);
+  err = MPI_Type_contiguous(2, MPI_DATATYPE_NULL, &t);
+  CHECK(err == MPI_ERR_TYPE, "contiguous of MPI_DATATYPE_NULL returned %d", err);
+  t = MPI_DATATYPE_NULL;
+  err = MPI_Type_commit(&t);
+  CHECK(err == MPI_ERR_TYPE, "committing MPI_DATATYPE_NULL returned %d", err);
+  err = MPI_Type_size(12345, &bytes);
+  CHECK(err == MPI_ERR_TYPE, "size of an invalid type returned %d", err);
+
+  MPI_Type_free(&twelve);
+  MPI_Type_free(&triple);
+  MPI_Type_free(&pair3);
+  if (failures == 0) printf("type_contiguous: rank %d OK\n", rank);
+  MPI_Finalize();
+  return failures != 0;
+}
