@@ -3,7 +3,8 @@
 # installation is relocatable) and use it as a user would: build
 # examples/ring.c with find_package(shmpi) (C, and C++ through shmpi::shmpi),
 # with pkg-config, and with the installed shmpicc; run each with the
-# installed shmpirun -n 2 and check the output.
+# installed shmpirun -n 2 and check the output. examples/cxx_ring.cpp (the
+# C++ API, shmpi.hpp) is built the same ways with C++20.
 #
 #   install_test.sh BUILD_DIR SOURCE_DIR RUN_CASE
 # SHMPI_TEST_CFLAGS: extra compiler flags (the sanitizer flags of an ASan build).
@@ -32,7 +33,8 @@ soname=$(readelf -d "$libdir/libshmpi.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p'
 [ "$soname" = libshmpi.so.0 ] || problem "SONAME is '$soname', expected libshmpi.so.0"
 [ $fail -eq 0 ] || exit 1
 
-mkdir -p "$tmp/app" && cp "$src/examples/ring.c" "$tmp/app/ring.c" && cp "$src/examples/ring.c" "$tmp/app/ring.cpp"
+[ ! -x "$build/launcher/shmpi_info" ] || [ -x "$prefix/bin/shmpi_info" ] || problem "not installed: bin/shmpi_info"
+mkdir -p "$tmp/app" && cp "$src/examples/ring.c" "$src/examples/cxx_ring.cpp" "$tmp/app/"
 
 # 1. find_package(shmpi), C with shmpi::mpi, C++ with shmpi::shmpi.
 cat >"$tmp/app/CMakeLists.txt" <<'CMAKE'
@@ -41,8 +43,9 @@ project(ring_app C CXX)
 find_package(shmpi 0.1 REQUIRED)
 add_executable(ring_cmake ring.c)
 target_link_libraries(ring_cmake PRIVATE shmpi::mpi)
-add_executable(ring_cmake_cxx ring.cpp)
-target_link_libraries(ring_cmake_cxx PRIVATE shmpi::shmpi)
+add_executable(cxx_ring_cmake cxx_ring.cpp)
+target_link_libraries(cxx_ring_cmake PRIVATE shmpi::shmpi)
+set_target_properties(cxx_ring_cmake PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)
 if(NOT EXISTS "${shmpi_MPIEXEC_EXECUTABLE}" OR NOT EXISTS "${shmpi_MPICC}")
   message(FATAL_ERROR "shmpi_MPIEXEC_EXECUTABLE or shmpi_MPICC wrong: ${shmpi_MPIEXEC_EXECUTABLE}")
 endif()
@@ -54,7 +57,7 @@ CMAKE
 if cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$prefix" \
      -DCMAKE_C_FLAGS="$extra" -DCMAKE_CXX_FLAGS="$extra" >"$tmp/cmake.log" 2>&1 &&
    cmake --build "$tmp/app/build" >>"$tmp/cmake.log" 2>&1; then
-  echo "find_package(shmpi): built ring_cmake and ring_cmake_cxx"
+  echo "find_package(shmpi): built ring_cmake and cxx_ring_cmake"
 else
   cat "$tmp/cmake.log"
   problem "building with find_package(shmpi) failed"
@@ -76,17 +79,20 @@ fi
   problem "installed shmpicc --showme:incdirs: $("$prefix/bin/shmpicc" --showme:incdirs)"
 # shellcheck disable=SC2086
 "$prefix/bin/shmpicc" $extra "$tmp/app/ring.c" -o "$tmp/app/ring_wrapper" || problem "installed shmpicc failed"
+# shellcheck disable=SC2086
+"$prefix/bin/shmpicxx" $extra -std=c++20 "$tmp/app/cxx_ring.cpp" -o "$tmp/app/cxx_ring_wrapper" ||
+  problem "installed shmpicxx failed"
 ln -s "$prefix/bin/shmpicc" "$tmp/shmpicc-link"  # through a symbolic link too
 [ "$("$tmp/shmpicc-link" --showme:libdirs)" = "$libdir" ] || problem "shmpicc through a symlink: wrong libdir"
 
 [ $fail -eq 0 ] || exit 1
-for program in ring_cmake ring_cmake_cxx ring_pc ring_wrapper; do
+for program in ring_cmake cxx_ring_cmake ring_pc ring_wrapper cxx_ring_wrapper; do
   exe=$tmp/app/$program
   [ -x "$exe" ] || exe=$tmp/app/build/$program
   loaded=$(ldd "$exe" | sed -n 's/^[[:space:]]*libshmpi.so.0 => \(.*\) (0x.*/\1/p')
   [ -n "$loaded" ] && [ "$(readlink -f "$loaded")" = "$(readlink -f "$libdir/libshmpi.so.0")" ] ||
     problem "$program does not load the installed libshmpi: $(ldd "$exe" | grep shmpi)"
-  "$run_case" --timeout 30 --match "ring: 2 ranks, 4 laps, token 4 \(expected 4\)" -- \
+  "$run_case" --timeout 30 --match "^(cxx_)?ring: 2 ranks, 4 laps, token 4 \(expected 4\)" -- \
     "$prefix/bin/shmpirun" -n 2 "$exe" 4 || problem "$program under the installed shmpirun"
 done
 [ $fail -eq 0 ] && echo "PASS: install, find_package, pkg-config, installed wrapper"
