@@ -89,6 +89,9 @@ void Context::probe_single_copy() noexcept {
 }
 
 void Context::finalize() {
+  // Buffered sends and sends the user freed must still reach their peers.
+  wait_until([this] { return pml_.can_sleep() && !requests_.orphan_sends_pending(); },
+             BlockedCall{"MPI_Finalize", -2, -1, 0, 0});
   barrier(*this, *communicator(MPI_COMM_WORLD));
   status_.finalized();
   store_->finalize();

@@ -56,6 +56,12 @@ class RequestTable {
   }
 
   std::size_t orphans() const noexcept { return orphans_.size(); }
+  // Orphaned sends (freed by the user, or buffered) still in flight.
+  bool orphan_sends_pending() const noexcept {
+    for (const MpiRequest* r : orphans_)
+      if (r->pml.kind == pml::RequestKind::Send && !r->pml.complete) return true;
+    return false;
+  }
   std::uint32_t active() const noexcept { return active_; }
 
  private:
