@@ -84,8 +84,8 @@ class Pml {
       } else if (idle < wait_.spins_before_yield) {
         ++idle;  // spin: the answer is usually a fraction of a microsecond away
       } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
-        transport_.wait_for_records(wait_.sleep_ns);
-        yields = 0;
+        transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
+        yields = wait_.yields_before_sleep;
       } else {
         ::sched_yield();
       }

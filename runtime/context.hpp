@@ -63,6 +63,12 @@ class Context {
   // Progresses until done(), with the status page saying what we wait for.
   template <class Done>
   void wait_until(Done&& done, const BlockedCall& call) noexcept {
+    // Most waits end within a few polls: only a wait that lasts gets
+    // written into the status page (the hang report is about long waits).
+    for (int i = 0; i < kPollsBeforeStatus; ++i) {
+      if (done()) return;
+      pml_.progress();
+    }
     if (done()) return;
     status_.blocked(call, requests_.active());
     pml_.wait_until(done);
@@ -74,6 +80,7 @@ class Context {
   void finalize();
 
  private:
+  static constexpr int kPollsBeforeStatus = 256;
   static pml::WaitPolicy wait_policy_for(const Config& config, const KvStore& store);
   void wire_up();
   void probe_single_copy() noexcept;

@@ -3,6 +3,7 @@
 #include <complex>
 #include <cstdint>
 #include <cwchar>
+#include <array>
 #include <iterator>
 
 namespace shmpi::runtime {
@@ -78,12 +79,17 @@ constexpr bool indexed_by_handle() {
 }
 static_assert(indexed_by_handle());
 
+constexpr std::array<DatatypeInfo, SHMPI_PREDEFINED_TYPES> kInfos = [] {
+  std::array<DatatypeInfo, SHMPI_PREDEFINED_TYPES> infos{};
+  for (std::size_t i = 0; i < infos.size(); ++i) infos[i] = kEntries[i].info;
+  return infos;
+}();
+
 }  // namespace
 
-const DatatypeInfo* predefined_datatype(MPI_Datatype type) noexcept {
-  if (type <= MPI_DATATYPE_NULL || type >= SHMPI_PREDEFINED_TYPES) return nullptr;
-  return &kEntries[type].info;
-}
+namespace detail {
+const DatatypeInfo* const predefined_table = kInfos.data();
+}  // namespace detail
 
 std::optional<DatatypeInfo> contiguous_datatype(const DatatypeInfo& old, std::size_t count) noexcept {
   DatatypeInfo info{0, "derived datatype", old.base, 0, false};

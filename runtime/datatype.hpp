@@ -24,8 +24,16 @@ struct DatatypeInfo {
 // (uncommitted), or nothing if its size would overflow std::size_t.
 std::optional<DatatypeInfo> contiguous_datatype(const DatatypeInfo& old, std::size_t count) noexcept;
 
-// The predefined datatype `type`, or nullptr if it is not one.
-const DatatypeInfo* predefined_datatype(MPI_Datatype type) noexcept;
+namespace detail {
+extern const DatatypeInfo* const predefined_table;  // indexed by handle
+}  // namespace detail
+
+// The predefined datatype `type`, or nullptr if it is not one. Inline: every
+// send and receive looks its datatype up.
+inline const DatatypeInfo* predefined_datatype(MPI_Datatype type) noexcept {
+  if (type <= MPI_DATATYPE_NULL || type >= SHMPI_PREDEFINED_TYPES) return nullptr;
+  return &detail::predefined_table[type];
+}
 
 // Predefined and derived datatypes of this process. Derived handles start
 // at SHMPI_PREDEFINED_TYPES.
