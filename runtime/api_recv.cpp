@@ -12,6 +12,18 @@ using shmpi::pml::Envelope;
 
 namespace {
 
+// Waits for a started receive and completes the status; the error as raised.
+int finish_recv(Context& context, const char* call, const Transfer& t, shmpi::pml::Request& request,
+                MPI_Status* status) {
+  context.wait(request, BlockedCall{call, t.world_peer(), t.tag, t.bytes, t.comm->context});
+  if (request.status.result == Completion::Truncated) {
+    fill_status(status, request.status, MPI_ERR_TRUNCATE);
+    return raise_error(context, t.comm, call, MPI_ERR_TRUNCATE, truncation_reason(*t.comm, request.status, t.bytes));
+  }
+  fill_status(status, request.status, MPI_SUCCESS);
+  return MPI_SUCCESS;
+}
+
 // Receives into `buf` and completes the status; the error as raised.
 int blocking_recv(Context& context, const char* call, const Transfer& t, void* buf, MPI_Status* status) {
   if (t.proc_null()) {
@@ -20,13 +32,7 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
   }
   shmpi::pml::Request request;
   context.pml().start_recv(request, Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
-  context.wait(request, BlockedCall{call, t.world_peer(), t.tag, t.bytes, t.comm->context});
-  if (request.status.result == Completion::Truncated) {
-    fill_status(status, request.status, MPI_ERR_TRUNCATE);
-    return raise_error(context, t.comm, call, MPI_ERR_TRUNCATE, truncation_reason(*t.comm, request.status, t.bytes));
-  }
-  fill_status(status, request.status, MPI_SUCCESS);
-  return MPI_SUCCESS;
+  return finish_recv(context, call, t, request, status);
 }
 
 }  // namespace
@@ -60,23 +66,19 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   if (int rc = prepare_send(context, kCall, sendbuf, sendcount, sendtype, dest, sendtag, comm, out)) return rc;
   if (int rc = prepare_recv(context, kCall, recvbuf, recvcount, recvtype, source, recvtag, comm, in)) return rc;
   // Receive posted first, so two ranks exchanging large messages never wait on each other.
-  MPI_Request send = MPI_REQUEST_NULL;
   shmpi::pml::Request recv;
   if (!in.proc_null()) context.pml().start_recv(recv, Envelope{in.comm->context, in.peer, in.tag}, recvbuf, in.bytes);
-  start_send(context, out, sendbuf, shmpi::pml::SendMode::Standard, &send);
-  MpiRequest& s = *context.requests().find(send);
-  context.wait(s.pml, BlockedCall{kCall, out.world_peer(), sendtag, out.bytes, out.comm->context});
-  context.requests().release(send);
+  if (!out.proc_null()) {
+    shmpi::pml::Request send;
+    context.pml().start_send(send, out.comm->world_rank(out.peer), Envelope{out.comm->context, out.comm->rank, sendtag},
+                             sendbuf, out.bytes);
+    context.wait(send, BlockedCall{kCall, out.world_peer(), sendtag, out.bytes, out.comm->context});
+  }
   if (in.proc_null()) {
     fill_null_status(status);
     return MPI_SUCCESS;
   }
-  context.wait(recv, BlockedCall{kCall, in.world_peer(), recvtag, in.bytes, in.comm->context});
-  const bool truncated = recv.status.result == Completion::Truncated;
-  fill_status(status, recv.status, truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
-  if (truncated)
-    return raise_error(context, in.comm, kCall, MPI_ERR_TRUNCATE, truncation_reason(*in.comm, recv.status, in.bytes));
-  return MPI_SUCCESS;
+  return finish_recv(context, kCall, in, recv, status);
 }
 
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
