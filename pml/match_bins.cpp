@@ -70,6 +70,7 @@ void BinTable::make_room(std::size_t n) {
 }
 
 void BinTable::rebuild(std::size_t extra) {
+  last_ = nullptr;  // it may be empty, and leave the table below
   std::size_t live = 0;
   for (auto& chunk : chunks_) {
     for (std::size_t i = 0; i < kBinsPerChunk; ++i) {

@@ -94,13 +94,16 @@ class BinTable {
   BinTable& operator=(const BinTable&) = delete;
 
   [[nodiscard]] Bin* find(const BinKey& key) const noexcept {
+    // Traffic mostly repeats the key it used last (a ping-pong, a halo
+    // exchange): that bin is remembered, and found without hashing.
+    if (last_ != nullptr && same_key(last_->key, key)) return last_;
     const std::uint64_t hi = pack(key);
     const auto tag = static_cast<std::uint32_t>(key.tag);
     std::size_t i = hash(hi, tag) & mask_;
     for (std::uint32_t dist = 0;; ++dist, i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.bin == nullptr || s.dist < dist) return nullptr;
-      if (s.hi == hi && s.tag == tag) return s.bin;
+      if (s.hi == hi && s.tag == tag) return last_ = s.bin;
     }
   }
 
@@ -135,6 +138,9 @@ class BinTable {
     Bin* bin = nullptr;      // nullptr = empty slot
   };
 
+  static bool same_key(const BinKey& a, const BinKey& b) noexcept {
+    return a.context == b.context && a.source == b.source && a.tag == b.tag;
+  }
   static std::uint64_t pack(const BinKey& k) noexcept {
     return (std::uint64_t{k.context} << 32) | static_cast<std::uint32_t>(k.source);
   }
@@ -162,6 +168,7 @@ class BinTable {
   std::size_t limit_ = 0;  // max used_: half the slots
   std::vector<std::unique_ptr<Bin[]>> chunks_;
   Bin* free_ = nullptr;  // bins not in the table, linked by next_free
+  mutable Bin* last_ = nullptr;  // the bin find() returned last (in the table)
   std::size_t free_count_ = 0;
 };
 

@@ -113,6 +113,7 @@ void UnexpectedQueue::push(UnexpectedMsg& m) {
 // The list for want's own key holds exactly the messages that match `want`,
 // in arrival order: its head is the answer.
 UnexpectedMsg* UnexpectedQueue::find(const Envelope& want) const noexcept {
+  if (size_ == 0) return nullptr;
   const detail::Bin* bin = bins_.find(key_of(want));
   if (bin == nullptr || bin->empty()) return nullptr;
   return &owner(*bin->head.next, pattern_class(want));
