@@ -99,6 +99,17 @@ class RingWriter {
     __builtin_prefetch(cells_ + ((head_ + kCacheLine) & (size_ - 1)), 1, 3);
   }
 
+  // Reads every line of the ring once. A producer that holds a shared copy
+  // of a line needs only an invalidation to write it, not a fetch from the
+  // consumer's cache: without this the first lap of a ring ran up to 2x
+  // slower per small message than the laps after it (measured).
+  void warm() const noexcept {
+    std::uint32_t sum = 0;
+    for (std::size_t at = 0; at < size_; at += kCacheLine)
+      sum += std::atomic_ref<std::uint32_t>(header_at(at)->stamp).load(std::memory_order_relaxed);
+    asm volatile("" : : "r"(sum));  // the loads are the point
+  }
+
   // Copies a record made of `head` then `body` into the ring and commits.
   bool try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept;
 

@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -59,6 +60,16 @@ Segment Segment::attach(pid_t owner, int owner_fd, std::size_t bytes) {
   UniqueFd fd = fd_of_process(owner, owner_fd);
   std::byte* data = map_shared(fd.get(), bytes);
   return Segment(std::move(fd), data, bytes);
+}
+
+void Segment::prefault(std::size_t offset, std::size_t bytes) const noexcept {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older headers lack it
+#endif
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t first = offset / page * page;
+  const std::size_t last = std::min(size_, round_to_pages(offset + bytes));
+  if (first < last) ::madvise(data_ + first, last - first, MADV_POPULATE_WRITE);
 }
 
 Segment::Segment(Segment&& other) noexcept
