@@ -133,5 +133,18 @@ TEST(BinTable, FindsExactlyThePresentKeys) {
   for (const detail::Link& n : nodes) EXPECT_FALSE(n.linked());
 }
 
+// find() remembers the bin it returned last; a sweep that frees that bin
+// (it was empty) must not let find() hand it out again.
+TEST(BinTable, SweptBinIsNotFoundAgain) {
+  detail::BinTable table;
+  const detail::BinKey key{1, 2, 3};
+  table.make_room(1);
+  detail::Bin& bin = table.find_or_insert(key);
+  ASSERT_EQ(table.find(key), &bin);  // now remembered
+  table.make_room(kMinSlots / 2);    // past the load limit: sweeps empty bins
+  EXPECT_EQ(table.bins_in_table(), 0U);
+  EXPECT_EQ(table.find(key), nullptr);
+}
+
 }  // namespace
 }  // namespace shmpi::pml::testing
