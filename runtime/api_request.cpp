@@ -58,24 +58,29 @@ int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_
   return rc;
 }
 
-// Retires the completed requests among `indices`; MPI_ERR_IN_STATUS (raised
-// on the first failing request's communicator) if any failed.
+// MPI_ERR_IN_STATUS, raised on the communicator of request `index`, the
+// first of a multiple completion that failed.
+int raise_in_status(Context& context, const char* call, int index, MPI_Comm comm) {
+  return raise_error(context, context.communicator(comm), call, MPI_ERR_IN_STATUS,
+                     "request " + std::to_string(index) + " failed (see its status: message truncated)");
+}
+
+// Retires the completed requests among `indices`, their statuses in that
+// order; MPI_ERR_IN_STATUS if any failed.
 int retire_many(Context& context, const char* call, MPI_Request* requests, const std::vector<int>& indices,
-                MPI_Status* statuses, bool status_per_index) {
+                MPI_Status* statuses) {
   int failed = -1;
   MPI_Comm failed_comm = MPI_COMM_NULL;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const int i = indices[k];
-    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[status_per_index ? i : static_cast<int>(k)];
+    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
     const MPI_Comm comm = context.requests().find(requests[i])->comm;
     if (retire(context, &requests[i], s) != MPI_SUCCESS && failed < 0) {
       failed = i;
       failed_comm = comm;
     }
   }
-  if (failed < 0) return MPI_SUCCESS;
-  return raise_error(context, context.communicator(failed_comm), call, MPI_ERR_IN_STATUS,
-                     "request " + std::to_string(failed) + " failed (see its status: message truncated)");
+  return failed < 0 ? MPI_SUCCESS : raise_in_status(context, call, failed, failed_comm);
 }
 
 // Indices of completed requests; kept between calls so that completing
@@ -97,17 +102,29 @@ BlockedCall blocked_on(Context& context, const MpiRequest& r, const char* call) 
   return BlockedCall{call, peer, r.pml.want.tag, r.pml.capacity, r.pml.want.context};
 }
 
-// Retires every request of an array (all complete or null).
+// Retires every request of an array (all complete or null, all valid): one
+// pass, one lookup per request (MPI_Waitall retires a whole window of
+// small messages at a time, so this is on the message-rate path).
 int retire_all(Context& context, const char* call, int count, MPI_Request* requests, MPI_Status* statuses) {
-  std::vector<int>& done = scratch_indices();
+  int failed = -1;
+  MPI_Comm failed_comm = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
-    if (requests[i] != MPI_REQUEST_NULL) {
-      done.push_back(i);
-    } else if (statuses != MPI_STATUSES_IGNORE) {
-      fill_empty_status(&statuses[i]);
+    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    if (requests[i] == MPI_REQUEST_NULL) {
+      fill_empty_status(s);
+      continue;
     }
+    MpiRequest& r = *context.requests().find(requests[i]);
+    const int error = completion_error(r);
+    fill_request_status(r, s, error);
+    if (error != MPI_SUCCESS && failed < 0) {
+      failed = i;
+      failed_comm = r.comm;
+    }
+    context.requests().release(r);
+    requests[i] = MPI_REQUEST_NULL;
   }
-  return retire_many(context, call, requests, done, statuses, true);
+  return failed < 0 ? MPI_SUCCESS : raise_in_status(context, call, failed, failed_comm);
 }
 
 }  // namespace
@@ -256,7 +273,7 @@ int some(Context& context, const char* call, int incount, MPI_Request* requests,
     if (is_complete(context, requests[i])) done.push_back(i);
   *outcount = static_cast<int>(done.size());
   for (std::size_t k = 0; k < done.size() && indices != nullptr; ++k) indices[k] = done[k];
-  return retire_many(context, call, requests, done, statuses, false);
+  return retire_many(context, call, requests, done, statuses);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ class RequestTable {
     return r.in_use && !r.orphan ? &r : nullptr;
   }
   void release(MPI_Request handle) noexcept { release(slots_[static_cast<std::size_t>(handle) - 1]); }
+  void release(MpiRequest& r) noexcept;
   // The user no longer holds `handle`; the slot is recycled once complete.
   void orphan(MPI_Request handle) noexcept;
 
@@ -65,8 +66,6 @@ class RequestTable {
   std::uint32_t active() const noexcept { return active_; }
 
  private:
-  void release(MpiRequest& r) noexcept;
-
   std::deque<MpiRequest> slots_;  // handle h lives at slots_[h - 1]; stable addresses
   MpiRequest* free_ = nullptr;
   std::vector<MpiRequest*> orphans_;
