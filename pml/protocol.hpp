@@ -16,6 +16,7 @@
 // matched.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace shmpi::pml {
@@ -37,16 +38,34 @@ inline constexpr std::uint8_t kSync = 1;      // flags: synchronous send, cookie
 inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can single-copy into the receiver
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 
-struct MatchHeader {
+// The part of the header every record carries.
+struct MatchPrefix {
   std::uint32_t context;  // communicator context id
   std::int32_t tag;
   std::int32_t source;    // sender's rank in the communicator
   RecordKind kind;
   std::uint8_t flags;
   std::uint16_t reserved;
+};
+static_assert(sizeof(MatchPrefix) == 16);
+
+// Every record but Eager carries the whole header. An Eager record carries
+// only the prefix: its length is the rest of the record (less the cookie of
+// a synchronous send), so a message of up to 8 bytes fits one 32-byte ring
+// slot together with the ring's own 8-byte header.
+struct MatchHeader : MatchPrefix {
   std::uint64_t length;   // total message bytes, or a cookie for control records
 };
 static_assert(sizeof(MatchHeader) == 24);
+
+inline constexpr std::size_t kPrefixBytes = sizeof(MatchPrefix);
+inline constexpr std::size_t kHeaderBytes = sizeof(MatchHeader);
+inline constexpr std::size_t kCookieBytes = sizeof(std::uint64_t);
+
+// Header bytes at the start of a record of `kind`.
+constexpr std::size_t header_bytes(RecordKind kind) noexcept {
+  return kind == RecordKind::Eager ? kPrefixBytes : kHeaderBytes;
+}
 
 // Payload of an Rts record.
 struct RendezvousOffer {

@@ -8,7 +8,6 @@
 namespace shmpi::pml {
 namespace {
 
-constexpr std::size_t kHeaderBytes = sizeof(MatchHeader);
 
 void finish(Request& request) noexcept {
   const std::uint64_t sent = request.status.sent_bytes;
@@ -83,8 +82,13 @@ void Pml::claim(Request& request, Unexpected& message) noexcept {
 
 void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
   MatchHeader header;
-  std::memcpy(&header, body.data(), kHeaderBytes);
-  const std::span<const std::byte> payload = body.subspan(kHeaderBytes);
+  std::memcpy(static_cast<MatchPrefix*>(&header), body.data(), kPrefixBytes);
+  if (header.kind == RecordKind::Eager) {
+    header.length = body.size() - kPrefixBytes - ((header.flags & kSync) != 0 ? kCookieBytes : 0);
+  } else {
+    std::memcpy(&header.length, body.data() + kPrefixBytes, sizeof header.length);
+  }
+  const std::span<const std::byte> payload = body.subspan(header_bytes(header.kind));
   switch (header.kind) {
     case RecordKind::Frag: on_fragment(peer, payload); break;
     case RecordKind::RndvFrag: on_rndv_fragment(header, payload); break;

@@ -9,21 +9,29 @@
 namespace shmpi::pml {
 namespace {
 
-constexpr std::size_t kHeaderBytes = sizeof(MatchHeader);
-constexpr std::size_t kCookieBytes = sizeof(std::uint64_t);
 
 std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_cast<std::uintptr_t>(&request); }
 
-// Writes the MatchHeader of a record about `request` in place at `out`, the
-// start of a reserved ring record. (Building it on the stack and copying it
-// in made the wide load of the copy wait for the narrow stores of the
-// fields: a store-forwarding stall on every message.) The cookie of a
-// synchronous first record follows the header.
-void write_header(std::byte* out, const Request& request, RecordKind kind, std::uint8_t flags,
-                  std::uint64_t length) noexcept {
-  ::new (out) MatchHeader{request.envelope.context, request.envelope.tag, request.envelope.source, kind, flags, 0,
-                          length};
-  if ((flags & kSync) != 0) ::new (out + kHeaderBytes) std::uint64_t{cookie_of(request)};
+// Writes the header of a record about `request` in place at `out`, the
+// start of a reserved ring record (an Eager record gets only the prefix).
+// Building it on the stack and copying it in made the wide load of the copy
+// wait for the narrow stores of the fields: a store-forwarding stall on
+// every message. The cookie of a synchronous first record follows the
+// header. Returns where the payload goes.
+std::byte* write_header(std::byte* out, const Request& request, RecordKind kind, std::uint8_t flags,
+                        std::uint64_t length) noexcept {
+  const MatchPrefix prefix{request.envelope.context, request.envelope.tag, request.envelope.source, kind, flags, 0};
+  ::new (out) MatchPrefix(prefix);
+  std::byte* next = out + kPrefixBytes;
+  if (kind != RecordKind::Eager) {
+    ::new (next) std::uint64_t{length};
+    next += sizeof length;
+  }
+  if ((flags & kSync) != 0) {
+    ::new (next) std::uint64_t{cookie_of(request)};
+    next += kCookieBytes;
+  }
+  return next;
 }
 
 // Everything owed has been pushed; complete unless the peer still owes us.
@@ -88,10 +96,10 @@ bool Pml::push(Request& request) noexcept {
 bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
   const bool sync = request.mode == SendMode::Synchronous;
   const std::size_t extra = sync ? kCookieBytes : 0;
-  std::byte* out = ring.try_reserve(kHeaderBytes + extra + request.length);
+  std::byte* out = ring.try_reserve(kPrefixBytes + extra + request.length);
   if (out == nullptr) return false;
-  write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
-  if (request.length != 0) std::memcpy(out + kHeaderBytes + extra, request.send_buffer, request.length);
+  std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
+  if (request.length != 0) std::memcpy(payload, request.send_buffer, request.length);
   ring.commit();
   transport_.notify(request.dest);
   request.started = true;
@@ -103,8 +111,9 @@ bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
   std::byte* out = ring.try_reserve(kHeaderBytes + sizeof(RendezvousOffer));
   if (out == nullptr) return false;
   const bool can_write = single_copy_ != nullptr && single_copy_->enabled();
-  write_header(out, request, RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0}, request.length);
-  ::new (out + kHeaderBytes) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
+  std::byte* payload = write_header(out, request, RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0},
+                                    request.length);
+  ::new (payload) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
   ring.commit();
   transport_.notify(request.dest);
   request.started = true;
@@ -123,8 +132,8 @@ bool Pml::push_fragments(Request& request, btl::RingWriter& ring, RecordKind fir
     const std::size_t chunk = std::min(fragment, request.length - request.sent);
     std::byte* out = ring.try_reserve(kHeaderBytes + extra + chunk);
     if (out == nullptr) return false;
-    write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
-    std::memcpy(out + kHeaderBytes + extra, request.send_buffer + request.sent, chunk);
+    std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
+    std::memcpy(payload, request.send_buffer + request.sent, chunk);
     ring.commit();
     transport_.notify(request.dest);
     request.started = true;
@@ -150,7 +159,7 @@ bool Pml::try_control(const Control& control) noexcept {
   btl::RingWriter& ring = transport_.writer(control.peer);
   std::byte* out = ring.try_reserve(kHeaderBytes + control.payload_bytes);
   if (out == nullptr) return false;
-  ::new (out) MatchHeader{0, 0, 0, control.kind, control.flags, 0, control.cookie};
+  ::new (out) MatchHeader{{0, 0, 0, control.kind, control.flags, 0}, control.cookie};
   if (control.payload_bytes != 0) std::memcpy(out + kHeaderBytes, control.payload, control.payload_bytes);
   ring.commit();
   transport_.notify(control.peer);

@@ -74,8 +74,9 @@ TEST(Ring, FullRingRefusesUntilDrained) {
   TestRing ring(4096);
   std::uint64_t pushed = 0;
   while (push_value(ring.writer, pushed)) ++pushed;
-  // 64-byte records, one terminator slot kept free.
-  EXPECT_EQ(pushed, 4096 / 64 - 1);
+  // An 8-byte value plus the ring header fills one 32-byte slot; one
+  // terminator slot is kept free.
+  EXPECT_EQ(pushed, 4096 / kSlot - 1);
   EXPECT_FALSE(push_value(ring.writer, pushed));
   auto first = drain_values(ring.reader, 3);
   EXPECT_EQ(first, (std::vector<std::uint64_t>{0, 1, 2}));
