@@ -107,23 +107,18 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
   return MPI_SUCCESS;
 }
 
-int completion_error(const MpiRequest& r) noexcept {
-  return r.pml.status.result == pml::Completion::Truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-}
-
-void fill_request_status(const MpiRequest& r, MPI_Status* status, int error) noexcept {
-  if (status == MPI_STATUS_IGNORE) return;
+void fill_request_status_of(const MpiRequest& r, MPI_Status& status, int error) noexcept {
   if (r.proc_null) {
-    fill_null_status(status);
+    fill_null_status(&status);
   } else if (r.pml.kind == pml::RequestKind::Send) {
-    status->MPI_SOURCE = MPI_ANY_SOURCE;
-    status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = error;
-    set_status_bytes(*status, 0);
+    status.MPI_SOURCE = MPI_ANY_SOURCE;
+    status.MPI_TAG = MPI_ANY_TAG;
+    status.MPI_ERROR = error;
+    set_status_bytes(status, 0);
   } else {
-    fill_status(status, r.pml.status, error);
+    fill_status(&status, r.pml.status, error);
   }
-  status->shmpi_cancelled = r.pml.status.cancelled ? 1 : 0;
+  status.shmpi_cancelled = r.pml.status.cancelled ? 1 : 0;
 }
 
 std::string truncation_reason(const Communicator& comm, const pml::Status& s, std::size_t capacity) {

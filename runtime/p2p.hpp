@@ -46,9 +46,15 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
 MPI_Request completed_request(Context& context, MPI_Comm comm, bool proc_null_recv);
 
 // Error class a completed request carries (MPI_SUCCESS or MPI_ERR_TRUNCATE).
-int completion_error(const MpiRequest& r) noexcept;
-// Fills `status` from a completed request (nothing for MPI_STATUS_IGNORE).
-void fill_request_status(const MpiRequest& r, MPI_Status* status, int error) noexcept;
+inline int completion_error(const MpiRequest& r) noexcept {
+  return r.pml.status.result == pml::Completion::Truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+// Fills `status` from a completed request.
+void fill_request_status_of(const MpiRequest& r, MPI_Status& status, int error) noexcept;
+// The same, nothing for MPI_STATUS_IGNORE (inline: the common case costs a test).
+inline void fill_request_status(const MpiRequest& r, MPI_Status* status, int error) noexcept {
+  if (status != MPI_STATUS_IGNORE) fill_request_status_of(r, *status, error);
+}
 // "message from rank 0, tag 7 on MPI_COMM_WORLD truncated: 10488 bytes sent, buffer holds 10484"
 std::string truncation_reason(const Communicator& comm, const pml::Status& s, std::size_t capacity);
 // Raises the completion error of a finished request through its communicator's handler.

@@ -7,7 +7,9 @@ MpiRequest& RequestTable::allocate(MPI_Request& handle) {
   if (r != nullptr) {
     free_ = r->next_free;
   } else {
-    r = &slots_.emplace_back();
+    if (slots_.size() % kChunk == 0) chunks_.push_back(std::make_unique<MpiRequest[]>(kChunk));
+    r = &chunks_.back()[slots_.size() % kChunk];
+    slots_.push_back(r);
     r->handle = static_cast<MPI_Request>(slots_.size());
   }
   // Reset field by field: the pml's start_send/start_recv set up the pml
@@ -29,7 +31,7 @@ MpiRequest& RequestTable::allocate(MPI_Request& handle) {
 }
 
 void RequestTable::orphan(MPI_Request handle) noexcept {
-  MpiRequest& r = slots_[static_cast<std::size_t>(handle) - 1];
+  MpiRequest& r = *slots_[static_cast<std::size_t>(handle) - 1];
   if (r.pml.complete) {
     release(r);
     return;
@@ -38,12 +40,5 @@ void RequestTable::orphan(MPI_Request handle) noexcept {
   orphans_.push_back(&r);
 }
 
-void RequestTable::release(MpiRequest& r) noexcept {
-  r.in_use = false;
-  r.orphan = false;
-  r.next_free = free_;
-  free_ = &r;
-  --active_;
-}
 
 }  // namespace shmpi::runtime

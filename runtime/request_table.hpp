@@ -9,7 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "mpi.h"
@@ -36,11 +36,17 @@ class RequestTable {
   // The active request behind `handle`, or nullptr.
   MpiRequest* find(MPI_Request handle) noexcept {
     if (handle <= MPI_REQUEST_NULL || static_cast<std::size_t>(handle) > slots_.size()) return nullptr;
-    MpiRequest& r = slots_[static_cast<std::size_t>(handle) - 1];
-    return r.in_use && !r.orphan ? &r : nullptr;
+    MpiRequest* r = slots_[static_cast<std::size_t>(handle) - 1];
+    return r->in_use && !r->orphan ? r : nullptr;
   }
-  void release(MPI_Request handle) noexcept { release(slots_[static_cast<std::size_t>(handle) - 1]); }
-  void release(MpiRequest& r) noexcept;
+  void release(MPI_Request handle) noexcept { release(*slots_[static_cast<std::size_t>(handle) - 1]); }
+  void release(MpiRequest& r) noexcept {
+    r.in_use = false;
+    r.orphan = false;
+    r.next_free = free_;
+    free_ = &r;
+    --active_;
+  }
   // The user no longer holds `handle`; the slot is recycled once complete.
   void orphan(MPI_Request handle) noexcept;
 
@@ -66,7 +72,11 @@ class RequestTable {
   std::uint32_t active() const noexcept { return active_; }
 
  private:
-  std::deque<MpiRequest> slots_;  // handle h lives at slots_[h - 1]; stable addresses
+  // Requests live in chunks that never move (the pml holds their
+  // addresses); handle h names slots_[h - 1], one load away.
+  static constexpr std::size_t kChunk = 64;
+  std::vector<std::unique_ptr<MpiRequest[]>> chunks_;
+  std::vector<MpiRequest*> slots_;
   MpiRequest* free_ = nullptr;
   std::vector<MpiRequest*> orphans_;
   std::uint32_t active_ = 0;
