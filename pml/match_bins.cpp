@@ -21,6 +21,8 @@ void BinTable::unlink_all() noexcept {
 }
 
 Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
+  Bin*& recent = recent_[shape(key)];
+  if (recent != nullptr && same_key(recent->key, key)) return *recent;
   const std::uint64_t hi = pack(key);
   const auto tag = static_cast<std::uint32_t>(key.tag);
   std::size_t i = hash(hi, tag) & mask_;
@@ -28,7 +30,7 @@ Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
   for (;; ++dist, i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (s.bin == nullptr || s.dist < dist) break;  // absent; i is its place
-    if (s.hi == hi && s.tag == tag) return *s.bin;
+    if (s.hi == hi && s.tag == tag) return *(recent = s.bin);
   }
   Bin* bin = free_;  // has_room(1) guarantees one
   free_ = bin->next_free;
@@ -39,7 +41,7 @@ Bin& BinTable::find_or_insert(const BinKey& key) noexcept {
   bin->head.next = &bin->head;
   bin->in_table = true;
   insert_at(i, Slot{hi, tag, dist, bin});
-  return *bin;
+  return *(recent = bin);
 }
 
 void BinTable::insert_at(std::size_t i, Slot entry) noexcept {
@@ -70,7 +72,7 @@ void BinTable::make_room(std::size_t n) {
 }
 
 void BinTable::rebuild(std::size_t extra) {
-  last_ = nullptr;  // it may be empty, and leave the table below
+  for (Bin*& recent : recent_) recent = nullptr;  // they may be empty, and leave the table below
   std::size_t live = 0;
   for (auto& chunk : chunks_) {
     for (std::size_t i = 0; i < kBinsPerChunk; ++i) {

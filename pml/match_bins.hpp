@@ -94,16 +94,18 @@ class BinTable {
   BinTable& operator=(const BinTable&) = delete;
 
   [[nodiscard]] Bin* find(const BinKey& key) const noexcept {
-    // Traffic mostly repeats the key it used last (a ping-pong, a halo
-    // exchange): that bin is remembered, and found without hashing.
-    if (last_ != nullptr && same_key(last_->key, key)) return last_;
+    // Traffic mostly repeats the keys it used last (a ping-pong, a stream,
+    // a halo exchange): the last bin found for each wildcard shape of key
+    // is remembered, and found again without hashing.
+    Bin*& recent = recent_[shape(key)];
+    if (recent != nullptr && same_key(recent->key, key)) return recent;
     const std::uint64_t hi = pack(key);
     const auto tag = static_cast<std::uint32_t>(key.tag);
     std::size_t i = hash(hi, tag) & mask_;
     for (std::uint32_t dist = 0;; ++dist, i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.bin == nullptr || s.dist < dist) return nullptr;
-      if (s.hi == hi && s.tag == tag) return last_ = s.bin;
+      if (s.hi == hi && s.tag == tag) return recent = s.bin;
     }
   }
 
@@ -138,6 +140,10 @@ class BinTable {
     Bin* bin = nullptr;      // nullptr = empty slot
   };
 
+  // Which of source and tag are -1: 0..3.
+  static unsigned shape(const BinKey& k) noexcept {
+    return (k.source == -1 ? 2U : 0U) | (k.tag == -1 ? 1U : 0U);
+  }
   static bool same_key(const BinKey& a, const BinKey& b) noexcept {
     return a.context == b.context && a.source == b.source && a.tag == b.tag;
   }
@@ -168,7 +174,7 @@ class BinTable {
   std::size_t limit_ = 0;  // max used_: half the slots
   std::vector<std::unique_ptr<Bin[]>> chunks_;
   Bin* free_ = nullptr;  // bins not in the table, linked by next_free
-  mutable Bin* last_ = nullptr;  // the bin find() returned last (in the table)
+  mutable Bin* recent_[4] = {};  // by shape(): bins found last, all in the table
   std::size_t free_count_ = 0;
 };
 
