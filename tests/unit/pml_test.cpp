@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -208,6 +209,34 @@ TEST(Pml, SynchronousSendCompletesOnlyOnceMatched) {
     job.p1->start_recv(recv, Envelope{kCtx, 0, 4}, got.data(), n);
     job.run({&send, &recv});
     EXPECT_EQ(got, data);
+  }
+}
+
+// An Eager record carries no length: the receiver derives it from the
+// record size, less the cookie of a synchronous send. Every small size, both
+// modes, posted first and arriving unexpected, must come out byte-exact with
+// the right count, in a buffer larger than the message.
+TEST(Pml, EagerLengthIsImpliedExactlyForEverySmallSize) {
+  TwoRanks job;
+  for (std::size_t n = 0; n <= 72; ++n) {
+    for (SendMode mode : {SendMode::Standard, SendMode::Synchronous}) {
+      for (bool posted_first : {true, false}) {
+        const auto data = pattern(n, static_cast<unsigned>(n));
+        std::vector<std::byte> got(n + 16, std::byte{0xEE});
+        Request send, recv;
+        if (posted_first) job.p1->start_recv(recv, Envelope{kCtx, 0, 6}, got.data(), got.size());
+        job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, data.data(), n, mode);
+        if (!posted_first) {
+          for (int i = 0; i < 10; ++i) job.p1->progress();  // arrives unexpected
+          job.p1->start_recv(recv, Envelope{kCtx, 0, 6}, got.data(), got.size());
+        }
+        job.run({&send, &recv});
+        ASSERT_EQ(recv.status.bytes, n) << n;
+        ASSERT_EQ(recv.status.sent_bytes, n) << n;
+        ASSERT_TRUE(std::equal(data.begin(), data.end(), got.begin())) << n;
+        ASSERT_EQ(got[n], std::byte{0xEE}) << n;  // nothing written past the message
+      }
+    }
   }
 }
 
