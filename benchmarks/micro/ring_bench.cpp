@@ -1,13 +1,17 @@
 // Micro-benchmarks of the btl and pml hot paths: one ring record pushed and
-// popped (the fragment path), a two-thread ping-pong through two rings (the
-// cache-line hand-off a message costs), the unexpected-record pool, and a
-// full pml eager send + receive between two in-process ranks.
+// popped (the fragment path), two-thread ping-pongs through two rings and
+// through two pmls (the one-way cost of a small message, layer by layer),
+// the unexpected-record pool, and a full pml eager send + receive between
+// two in-process ranks.
 #include <benchmark/benchmark.h>
+#include <sched.h>
 
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "btl/ring.hpp"
@@ -20,14 +24,25 @@ namespace {
 
 using namespace shmpi;
 
+// Keeps an object on cache lines of its own (an adjacent-line pair): state
+// one thread writes must not share a line with state the other thread
+// touches, or the ping-pongs below measure false sharing, which ranks (each
+// with its private objects) never see.
+template <class T>
+struct alignas(128) Padded {
+  template <class... Args>
+  explicit Padded(Args&&... args) : value(std::forward<Args>(args)...) {}
+  T value;
+};
+
 struct BenchRing {
   explicit BenchRing(std::size_t size)
       : segment(btl::Segment::create(sizeof(btl::RingControl) + size)),
         writer(reinterpret_cast<btl::RingControl*>(segment.data()), segment.data() + sizeof(btl::RingControl), size),
         reader(reinterpret_cast<btl::RingControl*>(segment.data()), segment.data() + sizeof(btl::RingControl), size) {}
   btl::Segment segment;
-  btl::RingWriter writer;
-  btl::RingReader reader;
+  alignas(128) btl::RingWriter writer;  // the producer's
+  alignas(128) btl::RingReader reader;  // the consumer's
 };
 
 void BM_RingPushPop(benchmark::State& state) {
@@ -43,12 +58,38 @@ void BM_RingPushPop(benchmark::State& state) {
 }
 BENCHMARK(BM_RingPushPop)->Arg(0)->Arg(24)->Arg(256)->Arg(4096);
 
-// Round trip between two threads, each polling its own ring: half of it is
-// the one-way cost of a small record.
+// Pins the calling thread to the `index`-th CPU it may run on (no-op with
+// fewer CPUs): the ping-pongs below cross between two fixed cores, like
+// benchmarks/compare/floor_handoff, whose one-way time they are read against.
+void pin_to_allowed_cpu(int index) {
+  // The process's CPUs as they were before any thread got pinned (a thread
+  // inherits its creator's, possibly already narrowed, mask).
+  static const std::vector<int> cpus = [] {
+    std::vector<int> found;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+      for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &allowed)) found.push_back(cpu);
+    return found;
+  }();
+  if (static_cast<std::size_t>(index) >= cpus.size()) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpus[static_cast<std::size_t>(index)], &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
+// Round trip between two threads on two cores, each polling its own ring:
+// one_way_ns is the transport's share of a small message's latency.
 void BM_RingPingPong(benchmark::State& state) {
-  BenchRing ping(64 * 1024), pong(64 * 1024);
-  std::atomic<bool> stop{false};
+  Padded<BenchRing> ping_store(64 * 1024), pong_store(64 * 1024);
+  BenchRing& ping = ping_store.value;
+  BenchRing& pong = pong_store.value;
+  Padded<std::atomic<bool>> stop_store(false);
+  std::atomic<bool>& stop = stop_store.value;
+  pin_to_allowed_cpu(0);
   std::thread echo([&] {
+    pin_to_allowed_cpu(1);
     while (!stop.load(std::memory_order_relaxed)) {
       ping.reader.drain([&](std::span<const std::byte> body) {
         while (!pong.writer.try_push({}, body)) {
@@ -65,8 +106,51 @@ void BM_RingPingPong(benchmark::State& state) {
   }
   stop = true;
   echo.join();
+  state.counters["one_way_ns"] =
+      benchmark::Counter(2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_RingPingPong)->UseRealTime();
+
+// The same round trip through two pmls (match, copy, complete on each side):
+// one_way_ns less the ring's is the pml's share of a small message's latency.
+void BM_PmlPingPong(benchmark::State& state) {
+  Padded<btl::Transport> t0_store(0U, 2U, btl::Limits{}), t1_store(1U, 2U, btl::Limits{});
+  btl::Transport& t0 = t0_store.value;
+  btl::Transport& t1 = t1_store.value;
+  t0.connect(1, t1.address());
+  t1.connect(0, t0.address());
+  Padded<pml::Pml> p0_store(t0, pml::ProtocolLimits{}, pml::WaitPolicy{});
+  Padded<pml::Pml> p1_store(t1, pml::ProtocolLimits{}, pml::WaitPolicy{});
+  pml::Pml& p0 = p0_store.value;
+  pml::Pml& p1 = p1_store.value;
+  Padded<std::array<std::byte, 8>> out{}, in{}, echo_buf{};
+  Padded<std::atomic<bool>> stop_store(false);
+  std::atomic<bool>& stop = stop_store.value;
+  pin_to_allowed_cpu(0);
+  std::thread echo([&] {
+    pin_to_allowed_cpu(1);
+    while (true) {
+      pml::Request recv, send;
+      p1.start_recv(recv, pml::Envelope{0, 0, 1}, echo_buf.value.data(), echo_buf.value.size());
+      while (!recv.complete) {
+        if (stop.load(std::memory_order_relaxed)) return;
+        p1.progress();
+      }
+      p1.start_send(send, 0, pml::Envelope{0, 1, 1}, echo_buf.value.data(), echo_buf.value.size());
+    }
+  });
+  for (auto _ : state) {
+    pml::Request recv, send;
+    p0.start_send(send, 1, pml::Envelope{0, 0, 1}, out.value.data(), out.value.size());
+    p0.start_recv(recv, pml::Envelope{0, 1, 1}, in.value.data(), in.value.size());
+    while (!recv.complete) p0.progress();
+  }
+  stop = true;
+  echo.join();
+  state.counters["one_way_ns"] =
+      benchmark::Counter(2.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PmlPingPong)->UseRealTime();
 
 void BM_UnexpectedPoolAcquireRelease(benchmark::State& state) {
   pml::UnexpectedStore store;
