@@ -116,6 +116,8 @@ class Pml {
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
+  // Parts of our own rendezvous sends we copied into receivers (splits).
+  std::uint64_t split_parts_written() const noexcept { return split_parts_written_; }
 
  private:
   // The pipelined message currently streaming in on one peer's ring.
@@ -187,6 +189,7 @@ class Pml {
   std::vector<SendQueue> send_queues_;  // by world rank
   std::vector<Control> controls_;       // control records waiting for ring space
   std::uint32_t queued_sends_ = 0;
+  std::uint64_t split_parts_written_ = 0;
 };
 
 }  // namespace shmpi::pml

@@ -229,6 +229,7 @@ void Pml::on_split(std::uint32_t peer, const SplitOffer& offer) noexcept {
   const bool ok = single_copy_ != nullptr && single_copy_->enabled() &&
                   single_copy_->write(transport_.peer_pid(peer), offer.address, request.send_buffer + offer.offset,
                                       offer.bytes) == btl::CopyResult::Done;
+  if (ok) ++split_parts_written_;
   Control done{peer, RecordKind::SplitDone};
   done.flags = ok ? 0 : kRefused;
   done.cookie = offer.receiver_cookie;
