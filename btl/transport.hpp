@@ -93,6 +93,8 @@ class Transport {
 
  private:
   static constexpr std::size_t kDrainBatch = 16;
+  // Largest own segment written at start-up (8 ranks at the default ring size).
+  static constexpr std::size_t kWarmSegmentBytes = 512 * 1024;
 
   std::uint32_t rank_;
   std::uint32_t nranks_;
