@@ -58,6 +58,22 @@ constexpr std::size_t record_bytes(std::size_t body_bytes) noexcept {
   return (kRecordHeaderBytes + body_bytes + kSlot - 1) / kSlot * kSlot;
 }
 
+// Copies a record body into ring memory. From 2 KiB on x86-64 it uses
+// `rep movsb`, whose fast-string stores take whole destination lines
+// without reading them first: a ring's lines sit in the consumer's cache,
+// so a vector memcpy fetches each one across cores before overwriting it
+// (measured with osu_bw/osu_latency: 2-8 KiB eager messages 5-30% faster;
+// below 2 KiB and for 16 KiB fragments no gain, 512 B latency slightly worse).
+inline void copy_to_ring(std::byte* dst, const void* src, std::size_t n) noexcept {
+#if defined(__x86_64__)
+  if (n >= 2048) {
+    asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+    return;
+  }
+#endif
+  if (n != 0) __builtin_memcpy(dst, src, n);
+}
+
 // The producer's view of a ring. Private to the sending process.
 class RingWriter {
  public:

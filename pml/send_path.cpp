@@ -99,7 +99,7 @@ bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
   std::byte* out = ring.try_reserve(kPrefixBytes + extra + request.length);
   if (out == nullptr) return false;
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
-  if (request.length != 0) std::memcpy(payload, request.send_buffer, request.length);
+  btl::copy_to_ring(payload, request.send_buffer, request.length);
   ring.commit();
   transport_.notify(request.dest);
   request.started = true;

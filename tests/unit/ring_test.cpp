@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -147,6 +148,20 @@ TEST(Ring, MaxBodyFitsAndLargerRecordsWrapCleanly) {
     std::vector<std::byte> got;
     ring.reader.drain([&](std::span<const std::byte> b) { got.assign(b.begin(), b.end()); }, 1);
     ASSERT_EQ(got, body);
+  }
+}
+
+TEST(Ring, CopyToRingIsByteExactOnBothSidesOfItsThreshold) {
+  std::vector<std::byte> src(9000), dst(9100);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::byte>(i * 7 + 3);
+  for (std::size_t n : {0UL, 1UL, 31UL, 2047UL, 2048UL, 2049UL, 4096UL, 8999UL}) {
+    for (std::size_t offset : {0UL, 1UL, 13UL}) {
+      std::fill(dst.begin(), dst.end(), std::byte{0xAB});
+      copy_to_ring(dst.data() + offset, src.data() + 1, n);
+      for (std::size_t i = 0; i < offset; ++i) ASSERT_EQ(dst[i], std::byte{0xAB}) << n;
+      ASSERT_TRUE(std::equal(src.begin() + 1, src.begin() + 1 + static_cast<std::ptrdiff_t>(n), dst.begin() + static_cast<std::ptrdiff_t>(offset))) << n;
+      ASSERT_EQ(dst[offset + n], std::byte{0xAB}) << n;  // nothing past the end
+    }
   }
 }
 
