@@ -144,11 +144,7 @@ extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* 
   if (int rc = start_mrecv(context, kCall, buf, count, type, message, &request)) return rc;
   MpiRequest& r = *context.requests().find(request);
   context.wait(r.pml, BlockedCall{kCall, -1, r.pml.status.tag, r.pml.capacity, 0});
-  const int error = completion_error(r);
-  fill_request_status(r, status, error);
-  const int rc = error == MPI_SUCCESS ? MPI_SUCCESS : raise_completion_error(context, r, kCall, error);
-  context.requests().release(request);
-  return rc;
+  return retire_raising(context, kCall, &request, status);
 }
 
 SHMPI_PMPI_ALIAS(Iprobe)

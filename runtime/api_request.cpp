@@ -46,18 +46,6 @@ int retire(Context& context, MPI_Request* handle, MPI_Status* status) noexcept {
   return error;
 }
 
-// Retires one request and raises its error through its handler.
-int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status) {
-  MpiRequest& r = *context.requests().find(*handle);
-  const int error = completion_error(r);
-  if (error == MPI_SUCCESS) return retire(context, handle, status);
-  fill_request_status(r, status, error);
-  const int rc = raise_completion_error(context, r, call, error);
-  context.requests().release(*handle);
-  *handle = MPI_REQUEST_NULL;
-  return rc;
-}
-
 // MPI_ERR_IN_STATUS, raised on the communicator of request `index`, the
 // first of a multiple completion that failed.
 int raise_in_status(Context& context, const char* call, int index, MPI_Comm comm) {

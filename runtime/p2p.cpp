@@ -126,6 +126,16 @@ std::string truncation_reason(const Communicator& comm, const pml::Status& s, st
          " truncated: " + std::to_string(s.sent_bytes) + " bytes sent, buffer holds " + std::to_string(capacity);
 }
 
+int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status) {
+  MpiRequest& r = *context.requests().find(*handle);
+  const int error = completion_error(r);
+  fill_request_status(r, status, error);
+  const int rc = error == MPI_SUCCESS ? MPI_SUCCESS : raise_completion_error(context, r, call, error);
+  context.requests().release(r);
+  *handle = MPI_REQUEST_NULL;
+  return rc;
+}
+
 int raise_completion_error(Context& context, const MpiRequest& r, const char* call, int error) {
   const Communicator* comm = context.communicator(r.comm);
   if (error == MPI_ERR_TRUNCATE && comm != nullptr)

@@ -59,5 +59,8 @@ inline void fill_request_status(const MpiRequest& r, MPI_Status* status, int err
 std::string truncation_reason(const Communicator& comm, const pml::Status& s, std::size_t capacity);
 // Raises the completion error of a finished request through its communicator's handler.
 int raise_completion_error(Context& context, const MpiRequest& r, const char* call, int error);
+// Completes the finished request `*handle`: fills `status`, raises its error
+// through the handler, frees it and sets the handle to MPI_REQUEST_NULL.
+int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status);
 
 }  // namespace shmpi::runtime

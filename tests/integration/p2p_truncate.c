@@ -1,4 +1,5 @@
-/* p2p_truncate: a message longer than the receive buffer. With argument
+/* p2p_truncate: a message longer than the receive buffer, received by
+ * MPI_Recv and by a matched probe (MPI_Mprobe + MPI_Mrecv). With argument
  * "return" the error comes back (MPI_ERR_TRUNCATE, the prefix delivered,
  * the message consumed) and the runtime keeps working; without it the
  * default handler stops the job with one line. */
@@ -34,6 +35,25 @@ int main(int argc, char **argv) {
       rc = MPI_Recv(buf, 4, MPI_BYTE, 0, 8, MPI_COMM_WORLD, &st);
       CHECK(rc == MPI_SUCCESS && pattern_ok(buf, 4, i), "message after truncation");
     }
+  }
+  /* The same through a matched probe: MPI_Mrecv reports and consumes it. */
+  if (check_rank == 0) {
+    fill_pattern(buf, 1000, 9);
+    MPI_Send(buf, 1000, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
+    MPI_Send(buf, 4, MPI_BYTE, 1, 10, MPI_COMM_WORLD);
+  } else if (check_rank == 1) {
+    MPI_Message msg;
+    MPI_Status st;
+    memset(buf, 0, 200000);
+    MPI_Mprobe(0, 9, MPI_COMM_WORLD, &msg, &st);
+    int rc = MPI_Mrecv(buf, 996, MPI_BYTE, &msg, &st);
+    int cls = -1, count = -1;
+    MPI_Error_class(rc, &cls);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    CHECK(cls == MPI_ERR_TRUNCATE && st.MPI_ERROR == MPI_ERR_TRUNCATE, "Mrecv returned %d", rc);
+    CHECK(count == 996 && pattern_ok(buf, 996, 9) && buf[996] == 0 && msg == MPI_MESSAGE_NULL, "Mrecv prefix");
+    rc = MPI_Recv(buf, 4, MPI_BYTE, 0, 10, MPI_COMM_WORLD, &st);
+    CHECK(rc == MPI_SUCCESS && pattern_ok(buf, 4, 9), "message after Mrecv truncation");
   }
   free(buf);
   int rc = check_report("p2p_truncate");
