@@ -181,10 +181,11 @@ def parse_osu(text):
     return labels, rows
 
 
-def parse_handoff(text):
+def parse_handoff(text, key="handoff_oneway_us"):
+    """(median, min) of floor_handoff's line `key`, or None."""
     for line in text.splitlines():
-        if line.startswith("handoff_oneway_us"):
-            parts = line.split()
+        parts = line.split()
+        if parts and parts[0] == key:
             return float(parts[1]), float(parts[3])
     return None
 
@@ -247,6 +248,9 @@ def measure_floors(build, runner, rep, floors):
         parsed = parse_handoff(out) if out else None
         if parsed:
             floors["handoff"].append(parsed)
+        parsed = parse_handoff(out, "handoff_twoline_oneway_us") if out else None
+        if parsed:
+            floors["twoline"].append(parsed)
     if os.access(memcpy, os.X_OK):
         out = runner(f"rep {rep} floor_memcpy",
                      [memcpy, "-r", "3", "-t", "5"], f"floor_memcpy.rep{rep}.txt")
@@ -339,7 +343,7 @@ def main(argv):
 
     load_before = load_average()
     runner = Runner(out_dir, total, args.timeout)
-    floors = {"handoff": [], "memcpy": []}
+    floors = {"handoff": [], "twoline": [], "memcpy": []}
     raw = {}
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
@@ -377,6 +381,7 @@ def main(argv):
         "medians": {b: {i: medians(r) for i, r in by_impl.items()}
                     for b, by_impl in raw.items()},
         "handoff": compare_report.handoff_summary(floors["handoff"]),
+        "twoline": compare_report.handoff_summary(floors["twoline"]),
         "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})
                            for rows in floors["memcpy"]]).get("MB/s", {}),
         "load_before": load_before,

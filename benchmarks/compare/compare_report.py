@@ -264,6 +264,7 @@ def render_report(data, plots, image_prefix):
     """The Markdown report; image_prefix None lists plot files instead of embedding."""
     versions = ", ".join(f"{NAMES[i]} {v}" for i, v in data["mpi_versions"].items())
     h = data["handoff"]
+    t = data.get("twoline")
     out = ["# shmpi vs Open MPI vs MPICH", "",
            f"- Machine: {data['machine']}",
            f"- Date: {data['date']}; MPIs: {', '.join(NAMES[i] for i in data['impls'])}"
@@ -279,6 +280,9 @@ def render_report(data, plots, image_prefix):
            "processes pinned to cores 0 and 1: "
            + (f"**{h['median_us']:.3f} us** median (best {h['min_us']:.3f} us)"
               if h else "not measured")
+           + (f"; through two lines, one per direction (the floor of any "
+              f"transport with a channel per direction): **{t['median_us']:.3f} us**"
+              if t else "")
            + "; single-thread memcpy bandwidth per size in the bandwidth tables.",
            f"- Reproduce (from the repository root): `{data['reproduce']}` "
            f"after `cmake --preset release && cmake --build build/release -j2`",

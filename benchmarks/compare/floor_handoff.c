@@ -7,8 +7,16 @@
  * for 2i+1 and stores 2i+2. One-way time = round trip / 2. Each repeat
  * times `iterations` round trips; the median over repeats is reported.
  *
+ * A second phase ping-pongs through two lines, one per direction (each in
+ * its own 128-byte pair, so no adjacent-line prefetch couples them): the
+ * parent stores i in `ping` and spins until `pong` reads i, the child does
+ * the reverse. That is the floor of any transport with a channel per
+ * direction (rings, fast boxes, cells), which pays a hand-off of a line the
+ * reader is polling in each direction.
+ *
  * Output (stdout):  "# one-way cache-line hand-off (us), cores A,B"
  *                   "handoff_oneway_us <median> min <min> max <max>"
+ *                   "handoff_twoline_oneway_us <median> min <min> max <max>"
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <errno.h>
@@ -31,6 +39,8 @@ enum { MAX_REPEATS = 1000 };
  * alone on its cache line. */
 struct shared {
     _Alignas(64) _Atomic uint64_t turn;
+    _Alignas(128) _Atomic uint64_t ping; /* two-line phase: parent -> child */
+    _Alignas(128) _Atomic uint64_t pong; /* two-line phase: child -> parent */
 };
 
 static double now_s(void)
@@ -75,6 +85,29 @@ static void child_loop(struct shared *sh, long total)
             ;
         atomic_store_explicit(&sh->turn, want + 1, memory_order_release);
     }
+    for (uint64_t i = 1; i <= (uint64_t)total; ++i) {
+        while (atomic_load_explicit(&sh->ping, memory_order_acquire) != i)
+            ;
+        atomic_store_explicit(&sh->pong, i, memory_order_release);
+    }
+}
+
+/* Times `repeats` runs of `iterations` round trips through the two lines
+ * (the parent's side; child_loop answers). */
+static void twoline_phase(struct shared *sh, long iterations, long repeats,
+                          double *oneway_us)
+{
+    uint64_t sent = 0;
+    for (long r = 0; r < repeats; ++r) {
+        const double t0 = now_s();
+        for (long i = 0; i < iterations; ++i) {
+            ++sent;
+            atomic_store_explicit(&sh->ping, sent, memory_order_release);
+            while (atomic_load_explicit(&sh->pong, memory_order_acquire) != sent)
+                ;
+        }
+        oneway_us[r] = (now_s() - t0) * 1e6 / (2.0 * (double)iterations);
+    }
 }
 
 int main(int argc, char **argv)
@@ -103,6 +136,8 @@ int main(int argc, char **argv)
         return 1;
     }
     atomic_init(&sh->turn, 0);
+    atomic_init(&sh->ping, 0);
+    atomic_init(&sh->pong, 0);
     const long total = iterations * repeats;
     pid_t pid = fork();
     if (pid < 0) {
@@ -131,12 +166,17 @@ int main(int argc, char **argv)
         }
         oneway_us[r] = (now_s() - t0) * 1e6 / (2.0 * (double)iterations);
     }
+    double twoline_us[MAX_REPEATS];
+    twoline_phase(sh, iterations, repeats, twoline_us);
     int status = 0;
     waitpid(pid, &status, 0);
     qsort(oneway_us, (size_t)repeats, sizeof oneway_us[0], cmp_double);
+    qsort(twoline_us, (size_t)repeats, sizeof twoline_us[0], cmp_double);
     printf("# one-way cache-line hand-off (us), cores %ld,%ld, %ld round trips "
            "x %ld repeats\n", core_a, core_b, iterations, repeats);
     printf("handoff_oneway_us %.3f min %.3f max %.3f\n",
            oneway_us[repeats / 2], oneway_us[0], oneway_us[repeats - 1]);
+    printf("handoff_twoline_oneway_us %.3f min %.3f max %.3f\n",
+           twoline_us[repeats / 2], twoline_us[0], twoline_us[repeats - 1]);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
