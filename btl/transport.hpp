@@ -70,6 +70,13 @@ class Transport {
     return n;
   }
 
+  // Commits the record reserved in writer(peer) and wakes `peer` should it
+  // sleep: the one way to publish a record.
+  void publish(std::uint32_t peer) noexcept {
+    writers_[peer].commit();
+    notify(peer);
+  }
+
   // Wakes `peer` if it sleeps in wait_for_records(). Call after publishing
   // records to it; costs one load of a line that stays in our cache.
   void notify(std::uint32_t peer) noexcept {

@@ -170,7 +170,8 @@ class Pml {
   void claim(Request& request, Unexpected& message) noexcept;
   void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
                         bool peer_can_write) noexcept;
-  bool start_split(Request& request, std::size_t bytes) noexcept;
+  void start_split(Request& request, std::size_t bytes) noexcept;
+  bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
   void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
   void on_split_done(std::uint32_t peer, const MatchHeader& header) noexcept;
   bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;

@@ -35,7 +35,8 @@ enum class RecordKind : std::uint8_t {
 };
 
 inline constexpr std::uint8_t kSync = 1;      // flags: synchronous send, cookie follows the header
-inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can single-copy into the receiver, and has the time
+inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can and will single-copy a part
+                                              // into the receiver (no receive of its own posted)
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 
 // The part of the header every record carries.

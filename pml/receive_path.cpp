@@ -8,7 +8,6 @@
 namespace shmpi::pml {
 namespace {
 
-
 void finish(Request& request) noexcept {
   const std::uint64_t sent = request.status.sent_bytes;
   request.status.bytes = std::min<std::uint64_t>(sent, request.capacity);
@@ -201,8 +200,10 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.part_failed = false;
   request.awaiting_peer = false;
   if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
-      single_copy_ != nullptr && single_copy_->enabled() && start_split(request, n))
+      single_copy_on()) {
+    start_split(request, n);
     return;
+  }
   if (read_from(peer, address, request.recv_buffer, n)) {
     finish_rendezvous(request);
   } else {
@@ -211,7 +212,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
 }
 
 // Asks the sender to write the second half while we read the first.
-bool Pml::start_split(Request& request, std::size_t bytes) noexcept {
+void Pml::start_split(Request& request, std::size_t bytes) noexcept {
   const std::size_t half = (bytes / 2) & ~std::size_t{4095};  // page-aligned split point
   const std::uint32_t peer = request.source_world;
   send_control(Control::with(peer, RecordKind::Split,
@@ -220,15 +221,14 @@ bool Pml::start_split(Request& request, std::size_t bytes) noexcept {
                                         bytes - half}));
   request.awaiting_peer = true;
   request.part_failed = !read_from(peer, request.remote_address, request.recv_buffer, half);
-  return true;
 }
 
 // Sender side: write our part of a split copy into the receiver's buffer.
 void Pml::on_split(std::uint32_t peer, const SplitOffer& offer) noexcept {
   Request& request = request_of(offer.sender_cookie);
-  const bool ok = single_copy_ != nullptr && single_copy_->enabled() &&
-                  single_copy_->write(transport_.peer_pid(peer), offer.address, request.send_buffer + offer.offset,
-                                      offer.bytes) == btl::CopyResult::Done;
+  const bool ok = single_copy_on() && single_copy_->write(transport_.peer_pid(peer), offer.address,
+                                                          request.send_buffer + offer.offset,
+                                                          offer.bytes) == btl::CopyResult::Done;
   if (ok) ++split_parts_written_;
   Control done{peer, RecordKind::SplitDone};
   done.flags = ok ? 0 : kRefused;
@@ -256,7 +256,7 @@ bool Pml::read_from(std::uint32_t peer, std::uint64_t address, void* into, std::
     std::memcpy(into, reinterpret_cast<const void*>(address), bytes);
     return true;
   }
-  return single_copy_ != nullptr && single_copy_->enabled() &&
+  return single_copy_on() &&
          single_copy_->read(transport_.peer_pid(peer), address, into, bytes) == btl::CopyResult::Done;
 }
 

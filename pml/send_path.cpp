@@ -9,7 +9,6 @@
 namespace shmpi::pml {
 namespace {
 
-
 std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_cast<std::uintptr_t>(&request); }
 
 // Writes the header of a record about `request` in place at `out`, the
@@ -100,8 +99,7 @@ bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
   if (out == nullptr) return false;
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
   btl::copy_to_ring(payload, request.send_buffer, request.length);
-  ring.commit();
-  transport_.notify(request.dest);
+  transport_.publish(request.dest);
   request.started = true;
   request.sent = request.length;
   return true;
@@ -114,12 +112,11 @@ bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
   // a rank expecting messages will be busy copying them in, and splitting
   // then only adds a round trip (measured: osu_bibw at 128-256 KiB ran
   // 17 GB/s split, 22-26 GB/s unsplit; osu_bw gains from splitting).
-  const bool can_write = single_copy_ != nullptr && single_copy_->enabled() && posted_.empty();
+  const bool can_write = single_copy_on() && posted_.empty();
   std::byte* payload = write_header(out, request, RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0},
                                     request.length);
   ::new (payload) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
-  ring.commit();
-  transport_.notify(request.dest);
+  transport_.publish(request.dest);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   return true;
@@ -138,8 +135,7 @@ bool Pml::push_fragments(Request& request, btl::RingWriter& ring, RecordKind fir
     if (out == nullptr) return false;
     std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
     std::memcpy(payload, request.send_buffer + request.sent, chunk);
-    ring.commit();
-    transport_.notify(request.dest);
+    transport_.publish(request.dest);
     request.started = true;
     request.sent += chunk;
     first_record = false;
@@ -165,8 +161,7 @@ bool Pml::try_control(const Control& control) noexcept {
   if (out == nullptr) return false;
   ::new (out) MatchHeader{{0, 0, 0, control.kind, control.flags, 0}, control.cookie};
   if (control.payload_bytes != 0) std::memcpy(out + kHeaderBytes, control.payload, control.payload_bytes);
-  ring.commit();
-  transport_.notify(control.peer);
+  transport_.publish(control.peer);
   return true;
 }
 
