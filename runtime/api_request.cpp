@@ -35,40 +35,45 @@ bool is_complete(Context& context, MPI_Request handle) noexcept {
   return handle != MPI_REQUEST_NULL && context.requests().find(handle)->pml.complete;
 }
 
-// Completes request `*handle`: fills `status`, frees it, sets the handle to
-// MPI_REQUEST_NULL. Returns its error class (not raised).
-int retire(Context& context, MPI_Request* handle, MPI_Status* status) noexcept {
-  MpiRequest& r = *context.requests().find(*handle);
-  const int error = completion_error(r);
-  fill_request_status(r, status, error);
-  context.requests().release(*handle);
-  *handle = MPI_REQUEST_NULL;
-  return error;
-}
+// Retires the requests of a multiple completion one by one and remembers
+// the first that failed, for MPI_ERR_IN_STATUS once all are retired.
+class MultipleCompletion {
+ public:
+  // Retires `requests[index]` (complete and valid) into `status`: one
+  // lookup, status filled, slot freed, handle set to MPI_REQUEST_NULL.
+  void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
+    MpiRequest& r = *context.requests().find(requests[index]);
+    const int error = completion_error(r);
+    fill_request_status(r, status, error);
+    if (error != MPI_SUCCESS && failed_ < 0) {
+      failed_ = index;
+      failed_comm_ = r.comm;
+    }
+    context.requests().release(r);
+    requests[index] = MPI_REQUEST_NULL;
+  }
+  // MPI_SUCCESS, or MPI_ERR_IN_STATUS raised on the first failed request's communicator.
+  int result(Context& context, const char* call) const {
+    if (failed_ < 0) return MPI_SUCCESS;
+    return raise_error(context, context.communicator(failed_comm_), call, MPI_ERR_IN_STATUS,
+                       "request " + std::to_string(failed_) + " failed (see its status: message truncated)");
+  }
 
-// MPI_ERR_IN_STATUS, raised on the communicator of request `index`, the
-// first of a multiple completion that failed.
-int raise_in_status(Context& context, const char* call, int index, MPI_Comm comm) {
-  return raise_error(context, context.communicator(comm), call, MPI_ERR_IN_STATUS,
-                     "request " + std::to_string(index) + " failed (see its status: message truncated)");
-}
+ private:
+  int failed_ = -1;
+  MPI_Comm failed_comm_ = MPI_COMM_NULL;
+};
 
 // Retires the completed requests among `indices`, their statuses in that
 // order; MPI_ERR_IN_STATUS if any failed.
 int retire_many(Context& context, const char* call, MPI_Request* requests, const std::vector<int>& indices,
                 MPI_Status* statuses) {
-  int failed = -1;
-  MPI_Comm failed_comm = MPI_COMM_NULL;
+  MultipleCompletion completion;
   for (std::size_t k = 0; k < indices.size(); ++k) {
-    const int i = indices[k];
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
-    const MPI_Comm comm = context.requests().find(requests[i])->comm;
-    if (retire(context, &requests[i], s) != MPI_SUCCESS && failed < 0) {
-      failed = i;
-      failed_comm = comm;
-    }
+    completion.retire(context, requests, indices[k], s);
   }
-  return failed < 0 ? MPI_SUCCESS : raise_in_status(context, call, failed, failed_comm);
+  return completion.result(context, call);
 }
 
 // Indices of completed requests; kept between calls so that completing
@@ -90,29 +95,20 @@ BlockedCall blocked_on(Context& context, const MpiRequest& r, const char* call) 
   return BlockedCall{call, peer, r.pml.want.tag, r.pml.capacity, r.pml.want.context};
 }
 
-// Retires every request of an array (all complete or null, all valid): one
-// pass, one lookup per request (MPI_Waitall retires a whole window of
-// small messages at a time, so this is on the message-rate path).
+// Retires every request of an array (all complete or null, all valid) in
+// one pass (MPI_Waitall retires a whole window of small messages at a time,
+// so this is on the message-rate path).
 int retire_all(Context& context, const char* call, int count, MPI_Request* requests, MPI_Status* statuses) {
-  int failed = -1;
-  MPI_Comm failed_comm = MPI_COMM_NULL;
+  MultipleCompletion completion;
   for (int i = 0; i < count; ++i) {
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     if (requests[i] == MPI_REQUEST_NULL) {
       fill_empty_status(s);
-      continue;
+    } else {
+      completion.retire(context, requests, i, s);
     }
-    MpiRequest& r = *context.requests().find(requests[i]);
-    const int error = completion_error(r);
-    fill_request_status(r, s, error);
-    if (error != MPI_SUCCESS && failed < 0) {
-      failed = i;
-      failed_comm = r.comm;
-    }
-    context.requests().release(r);
-    requests[i] = MPI_REQUEST_NULL;
   }
-  return failed < 0 ? MPI_SUCCESS : raise_in_status(context, call, failed, failed_comm);
+  return completion.result(context, call);
 }
 
 }  // namespace

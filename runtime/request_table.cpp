@@ -40,5 +40,4 @@ void RequestTable::orphan(MPI_Request handle) noexcept {
   orphans_.push_back(&r);
 }
 
-
 }  // namespace shmpi::runtime

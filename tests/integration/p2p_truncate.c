@@ -55,6 +55,40 @@ int main(int argc, char **argv) {
     rc = MPI_Recv(buf, 4, MPI_BYTE, 0, 10, MPI_COMM_WORLD, &st);
     CHECK(rc == MPI_SUCCESS && pattern_ok(buf, 4, 9), "message after Mrecv truncation");
   }
+  /* A multiple completion (Waitall, then Waitsome) with one truncated
+   * receive: MPI_ERR_IN_STATUS, that status says MPI_ERR_TRUNCATE, the
+   * other MPI_SUCCESS, every handle freed. */
+  for (int round = 0; round < 2; ++round) {
+    if (check_rank == 0) {
+      fill_pattern(buf, 64, 11);
+      MPI_Send(buf, 8, MPI_BYTE, 1, 20, MPI_COMM_WORLD);
+      MPI_Send(buf, 64, MPI_BYTE, 1, 21, MPI_COMM_WORLD);
+    } else if (check_rank == 1) {
+      MPI_Request reqs[2];
+      MPI_Status st[2];
+      MPI_Irecv(buf, 8, MPI_BYTE, 0, 20, MPI_COMM_WORLD, &reqs[0]);
+      MPI_Irecv(buf + 100, 32, MPI_BYTE, 0, 21, MPI_COMM_WORLD, &reqs[1]);
+      int rc = MPI_SUCCESS;
+      if (round == 0) {
+        rc = MPI_Waitall(2, reqs, st);
+      } else {
+        for (int done = 0; done < 2;) {
+          int n = 0, indices[2];
+          MPI_Status some[2];
+          const int call_rc = MPI_Waitsome(2, reqs, &n, indices, some);
+          if (call_rc != MPI_SUCCESS) rc = call_rc;
+          for (int k = 0; k < n; ++k) st[indices[k]] = some[k];
+          done += n;
+        }
+      }
+      int cls = -1;
+      MPI_Error_class(rc, &cls);
+      CHECK(cls == MPI_ERR_IN_STATUS, "%s returned class %d", round == 0 ? "Waitall" : "Waitsome", cls);
+      CHECK(st[0].MPI_ERROR == MPI_SUCCESS && st[1].MPI_ERROR == MPI_ERR_TRUNCATE, "%s statuses %d %d",
+            round == 0 ? "Waitall" : "Waitsome", st[0].MPI_ERROR, st[1].MPI_ERROR);
+      CHECK(reqs[0] == MPI_REQUEST_NULL && reqs[1] == MPI_REQUEST_NULL, "handles freed");
+    }
+  }
   free(buf);
   int rc = check_report("p2p_truncate");
   MPI_Finalize();
