@@ -2,17 +2,21 @@
 //
 // Each ordered pair of ranks (s -> r) owns one ring in r's segment, so r
 // polls memory local to its NUMA node. Records start on 32-byte slot
-// boundaries; a record is an 8-byte RecordHeader followed by its body.
+// boundaries; a record is a 4-byte RecordHeader followed by its body.
+// The header word holds both the stamp and the body length, so one store
+// publishes a record and the body starts 4 bytes in (a user of the ring that
+// puts a 12-byte header first has its payload 16-byte aligned).
 // A small message therefore travels in one slot, published by one release
 // store that the consumer observes with one acquire load, and a stream of
 // tiny messages moves two per cache line (the line transfers, not the
 // copies, bound the rate of small messages).
 //
 // Shared words and who touches them:
-// - RecordHeader::stamp: written by the producer, read by the consumer.
-//   0 means "nothing here yet". The producer fills the header length and the
-//   body first and stores the stamp last (release); the consumer loads the
-//   stamp first (acquire) and reads the rest only if it is non-zero.
+// - RecordHeader::word: written by the producer, read by the consumer. Its
+//   low byte is the stamp, 0 meaning "nothing here yet"; the upper 24 bits
+//   are the body length. The producer writes the body first and the word
+//   last (release); the consumer loads the word (acquire) and reads the body
+//   only if the stamp is non-zero.
 // - Before publishing a record, the producer stores stamp 0 into the header
 //   slot right after it (the "terminator"). So whenever the consumer moves
 //   past a record, the slot it looks at next holds either the terminator or a
@@ -42,16 +46,19 @@ static_assert(sizeof(RingControl) == kCacheLine);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 
 struct RecordHeader {
-  std::uint32_t stamp;   // 0 = empty; accessed through std::atomic_ref only
-  std::uint32_t length;  // body bytes, or kWrapLength
+  std::uint32_t word;  // stamp | length << 8; accessed through std::atomic_ref only
 };
-static_assert(sizeof(RecordHeader) == 8);
+static_assert(sizeof(RecordHeader) == 4);
 static_assert(std::atomic_ref<std::uint32_t>::is_always_lock_free);
 
 inline constexpr std::size_t kRecordHeaderBytes = sizeof(RecordHeader);
+inline constexpr std::uint32_t kStampMask = 0xFFu;
+inline constexpr unsigned kLengthShift = 8;
 // A wrap record tells the consumer that the producer continued at the start
 // of the ring because the next record did not fit before its end.
-inline constexpr std::uint32_t kWrapLength = 0xFFFFFFFFu;
+inline constexpr std::uint32_t kWrapLength = 0xFFFFFFu;
+// The largest body a header word can describe.
+inline constexpr std::size_t kMaxRecordBody = kWrapLength - 1;
 
 // Bytes one record with a body of `body_bytes` occupies in the ring.
 constexpr std::size_t record_bytes(std::size_t body_bytes) noexcept {
@@ -82,8 +89,11 @@ class RingWriter {
       : control_(control), cells_(cells), size_(size) {}
 
   // Largest record body this ring accepts (a quarter of the ring, so a
-  // wrap never needs more than half of it).
-  std::size_t max_body() const noexcept { return size_ / 4 - kRecordHeaderBytes; }
+  // wrap never needs more than half of it, and at most kMaxRecordBody).
+  std::size_t max_body() const noexcept {
+    const std::size_t quarter = size_ / 4 - kRecordHeaderBytes;
+    return quarter < kMaxRecordBody ? quarter : kMaxRecordBody;
+  }
 
   // Reserves a record with a body of `body_bytes` (<= max_body()) and
   // returns where to write the body, or nullptr while the ring is full.
@@ -102,15 +112,15 @@ class RingWriter {
     if (skip != 0) publish_wrap(pos);
     const std::size_t at = head_ & (size_ - 1);
     terminate(head_ + rec);
-    header_at(at)->length = static_cast<std::uint32_t>(body_bytes);
     pending_ = at;
+    pending_length_ = static_cast<std::uint32_t>(body_bytes);
     pending_bytes_ = rec;
     return cells_ + at + kRecordHeaderBytes;
   }
 
   // Makes the reserved record visible to the consumer.
   void commit() noexcept {
-    publish(pending_);
+    publish(pending_, pending_length_);
     head_ += pending_bytes_;
     // Take ownership now of the line the next small record's terminator
     // goes to. Its store must become visible before that record's stamp
@@ -135,23 +145,23 @@ class RingWriter {
   void warm() noexcept {
     std::uint32_t sum = 0;
     for (std::size_t at = 0; at < size_; at += kCacheLine)
-      sum += std::atomic_ref<std::uint32_t>(header_at(at)->stamp).load(std::memory_order_relaxed);
+      sum += std::atomic_ref<std::uint32_t>(header_at(at)->word).load(std::memory_order_relaxed);
     asm volatile("" : : "r"(sum));  // the loads are the point
     warmed_ = true;
   }
-  void publish(std::size_t offset) noexcept {
-    std::atomic_ref<std::uint32_t>(header_at(offset)->stamp).store(next_stamp_, std::memory_order_release);
-    next_stamp_ = next_stamp_ == UINT32_MAX ? 1 : next_stamp_ + 1;
+  void publish(std::size_t offset, std::uint32_t length) noexcept {
+    std::atomic_ref<std::uint32_t>(header_at(offset)->word)
+        .store(length << kLengthShift | next_stamp_, std::memory_order_release);
+    next_stamp_ = next_stamp_ == kStampMask ? 1 : next_stamp_ + 1;
   }
   // Stores the terminator at ring position `position` (relaxed: the release
   // of the record before it orders this store for the consumer).
   void terminate(std::uint64_t position) noexcept {
-    std::atomic_ref<std::uint32_t>(header_at(position & (size_ - 1))->stamp).store(0, std::memory_order_relaxed);
+    std::atomic_ref<std::uint32_t>(header_at(position & (size_ - 1))->word).store(0, std::memory_order_relaxed);
   }
   void publish_wrap(std::size_t pos) noexcept {
     terminate(0);
-    header_at(pos)->length = kWrapLength;
-    publish(pos);
+    publish(pos, kWrapLength);
     head_ += size_ - pos;
   }
 
@@ -163,6 +173,7 @@ class RingWriter {
   std::uint32_t next_stamp_ = 1;
   std::size_t pending_ = 0;
   std::size_t pending_bytes_ = 0;
+  std::uint32_t pending_length_ = 0;
   bool warmed_ = false;
 };
 
@@ -174,7 +185,7 @@ class RingReader {
       : control_(control), cells_(cells), size_(size) {}
 
   // True when a record is ready to be read.
-  bool ready() const noexcept { return stamp_at(tail_) != 0; }
+  bool ready() const noexcept { return (word_at(tail_) & kStampMask) != 0; }
 
   // Hands up to `max` records to on_record(std::span<const std::byte> body),
   // in order, and publishes the new tail once. The body is valid only during
@@ -183,9 +194,10 @@ class RingReader {
   std::size_t drain(OnRecord&& on_record, std::size_t max) noexcept {
     std::size_t n = 0;
     while (n < max) {
-      if (stamp_at(tail_) == 0) break;
+      const std::uint32_t word = word_at(tail_);
+      if ((word & kStampMask) == 0) break;
       const std::size_t pos = tail_ & (size_ - 1);
-      const std::uint32_t length = reinterpret_cast<const RecordHeader*>(cells_ + pos)->length;
+      const std::uint32_t length = word >> kLengthShift;
       if (length == kWrapLength) {
         tail_ += size_ - pos;
         continue;
@@ -201,9 +213,9 @@ class RingReader {
   }
 
  private:
-  std::uint32_t stamp_at(std::uint64_t position) const noexcept {
+  std::uint32_t word_at(std::uint64_t position) const noexcept {
     auto* header = reinterpret_cast<RecordHeader*>(cells_ + (position & (size_ - 1)));
-    return std::atomic_ref<std::uint32_t>(header->stamp).load(std::memory_order_acquire);
+    return std::atomic_ref<std::uint32_t>(header->word).load(std::memory_order_acquire);
   }
 
   RingControl* control_ = nullptr;

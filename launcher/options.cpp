@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include <shmpi/job_contract.hpp>
 #include <shmpi/tunables.hpp>
 
 #include "launch_error.hpp"
@@ -17,6 +18,9 @@ int parse_ranks(std::string_view flag, std::string_view value) {
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (ec != std::errc{} || end != value.data() + value.size() || n <= 0)
     throw usage_error(std::string(flag) + " needs a positive number of ranks, not '" + std::string(value) + "'");
+  if (static_cast<std::uint32_t>(n) > contract::kMaxRanks)
+    throw usage_error(std::string(flag) + " " + std::string(value) + ": shmpi runs at most " +
+                      std::to_string(contract::kMaxRanks) + " ranks");
   return n;
 }
 

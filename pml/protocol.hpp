@@ -39,29 +39,35 @@ inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can and w
                                               // into the receiver (no receive of its own posted)
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 
+// The largest sender rank a header can carry (jobs are limited to fewer
+// ranks: contract::kMaxRanks).
+inline constexpr std::uint32_t kMaxSource = 0xFFFF;
+
 // The part of the header every record carries.
 struct MatchPrefix {
   std::uint32_t context;  // communicator context id
   std::int32_t tag;
-  std::int32_t source;    // sender's rank in the communicator
+  std::uint16_t source;   // sender's rank in the communicator
   RecordKind kind;
   std::uint8_t flags;
-  std::uint16_t reserved;
 };
-static_assert(sizeof(MatchPrefix) == 16);
+static_assert(sizeof(MatchPrefix) == 12);
 
-// Every record but Eager carries the whole header. An Eager record carries
-// only the prefix: its length is the rest of the record (less the cookie of
-// a synchronous send), so a message of up to 8 bytes fits one 32-byte ring
-// slot together with the ring's own 8-byte header.
+// Every record but Eager carries the prefix and then an 8-byte length. An
+// Eager record carries only the prefix: its length is the rest of the record
+// (less the cookie of a synchronous send). Behind the ring's 4-byte record
+// header, a message of up to 16 bytes fits one 32-byte ring slot, one of up
+// to 48 bytes one cache line, and the payload starts 16-byte aligned.
+inline constexpr std::size_t kPrefixBytes = sizeof(MatchPrefix);
+inline constexpr std::size_t kLengthBytes = sizeof(std::uint64_t);
+inline constexpr std::size_t kHeaderBytes = kPrefixBytes + kLengthBytes;
+inline constexpr std::size_t kCookieBytes = sizeof(std::uint64_t);
+
+// A record's header as the receiver reads it: the prefix and the length,
+// whether carried (every kind but Eager) or implied by the record's size.
 struct MatchHeader : MatchPrefix {
   std::uint64_t length;   // total message bytes, or a cookie for control records
 };
-static_assert(sizeof(MatchHeader) == 24);
-
-inline constexpr std::size_t kPrefixBytes = sizeof(MatchPrefix);
-inline constexpr std::size_t kHeaderBytes = sizeof(MatchHeader);
-inline constexpr std::size_t kCookieBytes = sizeof(std::uint64_t);
 
 // Header bytes at the start of a record of `kind`.
 constexpr std::size_t header_bytes(RecordKind kind) noexcept {

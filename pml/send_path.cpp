@@ -19,12 +19,13 @@ std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_ca
 // header. Returns where the payload goes.
 std::byte* write_header(std::byte* out, const Request& request, RecordKind kind, std::uint8_t flags,
                         std::uint64_t length) noexcept {
-  const MatchPrefix prefix{request.envelope.context, request.envelope.tag, request.envelope.source, kind, flags, 0};
+  const MatchPrefix prefix{request.envelope.context, request.envelope.tag,
+                           static_cast<std::uint16_t>(request.envelope.source), kind, flags};
   ::new (out) MatchPrefix(prefix);
   std::byte* next = out + kPrefixBytes;
   if (kind != RecordKind::Eager) {
     ::new (next) std::uint64_t{length};
-    next += sizeof length;
+    next += kLengthBytes;
   }
   if ((flags & kSync) != 0) {
     ::new (next) std::uint64_t{cookie_of(request)};
@@ -159,7 +160,8 @@ bool Pml::try_control(const Control& control) noexcept {
   btl::RingWriter& ring = transport_.writer(control.peer);
   std::byte* out = ring.try_reserve(kHeaderBytes + control.payload_bytes);
   if (out == nullptr) return false;
-  ::new (out) MatchHeader{{0, 0, 0, control.kind, control.flags, 0}, control.cookie};
+  ::new (out) MatchPrefix{0, 0, 0, control.kind, control.flags};
+  ::new (out + kPrefixBytes) std::uint64_t{control.cookie};
   if (control.payload_bytes != 0) std::memcpy(out + kHeaderBytes, control.payload, control.payload_bytes);
   transport_.publish(control.peer);
   return true;

@@ -6,6 +6,9 @@
 #include <string>
 #include <utility>
 
+#include <shmpi/job_contract.hpp>
+
+#include "pml/protocol.hpp"
 #include "runtime/collectives.hpp"
 
 namespace shmpi::runtime {
@@ -37,6 +40,15 @@ btl::PeerAddress decode(const std::string& text) {
   return a;
 }
 
+// The job's size, refused when message headers could not name every rank.
+std::uint32_t supported_size(const KvStore& store) {
+  static_assert(contract::kMaxRanks - 1 <= pml::kMaxSource);
+  if (store.size() > contract::kMaxRanks)
+    throw WireUpError("a job of " + std::to_string(store.size()) + " ranks: shmpi runs at most " +
+                      std::to_string(contract::kMaxRanks));
+  return store.size();
+}
+
 }  // namespace
 
 pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& store) {
@@ -57,7 +69,7 @@ pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& st
 Context::Context(std::unique_ptr<KvStore> store)
     : config_(Config::from_environment()),
       store_(std::move(store)),
-      transport_(store_->rank(), store_->size(), btl::Limits{config_.ring_size, config_.numa_policy}),
+      transport_(store_->rank(), supported_size(*store_), btl::Limits{config_.ring_size, config_.numa_policy}),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
                                                config_.split_threshold},

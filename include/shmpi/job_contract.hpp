@@ -12,6 +12,11 @@ namespace shmpi::contract {
 
 inline constexpr std::size_t kCacheLine = 64;
 
+// The most ranks one job may have: ranks travel as 16-bit numbers in the
+// ranks' message headers. shmpirun refuses larger -n; a rank refuses a
+// larger job from any launcher.
+inline constexpr std::uint32_t kMaxRanks = 65535;
+
 // Environment variables the launcher sets for every rank.
 // The private session directory (mode 0700), removed by the launcher at exit.
 inline constexpr const char* kEnvSessionDir = "SHMPI_SESSION_DIR";

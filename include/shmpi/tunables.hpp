@@ -29,9 +29,9 @@ struct TunableSpec {
   const char* choices = "";   // Choice only
 };
 
-// There is no inline-limit tunable: an eager record is an 8-byte ring header,
-// a 16-byte match header and the payload, so a payload of up to 8 bytes rides
-// in one 32-byte ring slot (half a cache line) and up to 40 bytes in one
+// There is no inline-limit tunable: an eager record is a 4-byte ring header,
+// a 12-byte match header and the payload, so a payload of up to 16 bytes rides
+// in one 32-byte ring slot (half a cache line) and up to 48 bytes in one
 // cache line, by construction.
 // Defaults measured with benchmarks/compare on the 2-core EPYC machines
 // (2026-12-02): single-record eager copies win up to 8 KiB, pipelined 16 KiB

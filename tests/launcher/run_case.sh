@@ -262,6 +262,7 @@ case "$CASE" in
     run -n 2 "$W/notexec"; expect_usage_error "shmpirun: $W/notexec: not an executable file" ;;
   bad-zero-ranks) run -n 0 "$TEST_RANK" hello; expect_usage_error "shmpirun: -n needs a positive number of ranks, not '0'" ;;
   bad-negative-ranks) run -np -1 "$TEST_RANK" hello; expect_usage_error "shmpirun: -np needs a positive number of ranks, not '-1'" ;;
+  bad-ranks-over-limit) run -n 65536 "$TEST_RANK" hello; expect_usage_error "shmpirun: -n 65536: shmpi runs at most 65535 ranks" ;;
   bad-missing-value) run -n; expect_usage_error "shmpirun: option -n needs a value" ;;
   bad-unknown-flag) run --frobnicate -n 2 "$TEST_RANK" hello; expect_usage_error "shmpirun: unknown option '--frobnicate' (see shmpirun --help)" ;;
   bad-tunable-name) run --set foo=1 -n 2 "$TEST_RANK" hello; expect_usage_error "shmpirun: unknown tunable 'foo' in --set (shmpi_info lists them)" ;;

@@ -138,6 +138,27 @@ TEST(Ring, ProducerAndConsumerThreadsMoveMillionsInOrder) {
   EXPECT_EQ(expected, kItems);
 }
 
+// The header word keeps 24 bits of length beside the 8-bit stamp: bodies
+// past 16 bits must come out whole, and the stamp's wrap from 255 back to 1
+// (many records) must not lose one.
+TEST(Ring, HeaderWordCarriesLongLengthsAndStampsWrap) {
+  TestRing ring(1 << 20);
+  ASSERT_GE(ring.writer.max_body(), std::size_t{200000});
+  for (std::size_t n : {std::size_t{65535}, std::size_t{65536}, std::size_t{200000}}) {
+    auto body = pattern(n, static_cast<unsigned>(n));
+    ASSERT_TRUE(ring.writer.try_push({}, body));
+    std::vector<std::byte> got;
+    EXPECT_EQ(ring.reader.drain([&](std::span<const std::byte> b) { got.assign(b.begin(), b.end()); }, 1), 1u);
+    EXPECT_EQ(got, body) << n;
+  }
+  std::uint64_t next_push = 0, next_pop = 0;
+  for (int i = 0; i < 1000; ++i) {  // ~4 stamp laps, one record at a time
+    ASSERT_TRUE(push_value(ring.writer, next_push++));
+    for (std::uint64_t v : drain_values(ring.reader)) EXPECT_EQ(v, next_pop++);
+  }
+  EXPECT_EQ(next_pop, 1000u);
+}
+
 TEST(Ring, MaxBodyFitsAndLargerRecordsWrapCleanly) {
   TestRing ring(4096);
   const std::size_t max = ring.writer.max_body();
