@@ -10,6 +10,9 @@ two cores, single-thread memcpy) measured in the same run.
 
 Ratios always read "how many times faster shmpi is": peer/shmpi for
 latency, shmpi/peer for bandwidth and message rate; > 1 means shmpi wins.
+Each ratio is the median of per-repeat ratios: within a repeat the MPIs run
+back to back, so a pair sees the same machine state even when the machine
+drifts between fast and slow phases across repeats.
 
 Python 3 standard library only. Progress goes to stderr, one line per run.
 """
@@ -258,15 +261,20 @@ def measure_floors(build, runner, rep, floors):
             floors["memcpy"].append(parse_osu(out)[1])
 
 
-def medians(runs):
-    """[(labels, rows)] of one (bench, impl) -> {label: {size: median}}."""
+def per_repeat(runs):
+    """[(rep, (labels, rows))] of one (bench, impl) -> {label: {size: {rep: value}}}."""
     result = {}
-    for labels, rows in runs:
+    for rep, (labels, rows) in runs:
         for col, label in enumerate(labels):
             for size, values in rows.items():
-                result.setdefault(label, {}).setdefault(size, []).append(values[col])
-    return {label: {s: statistics.median(v) for s, v in sorted(by_size.items())}
-            for label, by_size in result.items()}
+                result.setdefault(label, {}).setdefault(size, {})[rep] = values[col]
+    return {label: dict(sorted(by_size.items())) for label, by_size in result.items()}
+
+
+def medians(runs):
+    """[(labels, rows)] of one (bench, impl) -> {label: {size: median}}."""
+    return {label: {s: statistics.median(v.values()) for s, v in by_size.items()}
+            for label, by_size in per_repeat(enumerate(runs)).items()}
 
 
 def machine_line():
@@ -344,7 +352,7 @@ def main(argv):
     load_before = load_average()
     runner = Runner(out_dir, total, args.timeout)
     floors = {"handoff": [], "twoline": [], "memcpy": []}
-    raw = {}
+    raw = {}  # bench -> impl -> [(rep, (labels, rows))]
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
     for rep in range(1, args.repeats + 1):
@@ -362,7 +370,7 @@ def main(argv):
                          f"osu_{bench}.{impl}.rep{rep}.txt")
             parsed = parse_osu(out) if out else None
             if parsed and parsed[1]:
-                raw.setdefault(bench, {}).setdefault(impl, []).append(parsed)
+                raw.setdefault(bench, {}).setdefault(impl, []).append((rep, parsed))
             elif out is not None:
                 runner.failures.append(f"osu_{bench} {IMPL_NAMES[impl]} rep {rep}: "
                                        "no table in the output")
@@ -378,8 +386,10 @@ def main(argv):
         "pairs": pairs,
         "suite": args.suite,
         "kinds": {b: BENCHMARKS[b][2] for b in args.suite},
-        "medians": {b: {i: medians(r) for i, r in by_impl.items()}
+        "medians": {b: {i: medians([p for _, p in r]) for i, r in by_impl.items()}
                     for b, by_impl in raw.items()},
+        "per_repeat": {b: {i: per_repeat(r) for i, r in by_impl.items()}
+                       for b, by_impl in raw.items()},
         "handoff": compare_report.handoff_summary(floors["handoff"]),
         "twoline": compare_report.handoff_summary(floors["twoline"]),
         "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})

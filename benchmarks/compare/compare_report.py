@@ -1,7 +1,10 @@
 """Report writer of compare.py: Markdown tables, gnuplot PNGs, JSON, commands.
 
 Every ratio reads "how many times faster shmpi is": peer/shmpi for latency,
-shmpi/peer for bandwidth and message rate; > 1 means shmpi is faster.
+shmpi/peer for bandwidth and message rate; > 1 means shmpi is faster. A
+reported ratio is the median over repeats of the per-repeat ratio (the MPIs
+of one repeat run back to back, in the same machine state); value columns
+stay per-size medians.
 """
 
 import json
@@ -56,6 +59,25 @@ def ratio(kind, shmpi, peer):
     return peer / shmpi if kind == "latency" else shmpi / peer
 
 
+def paired_ratio(kind, shmpi, peer):
+    """Median over the repeats both measured of ratio(kind, ...), or None.
+
+    shmpi, peer: {rep: value} of one size. The MPIs of a repeat run back to
+    back, so each per-repeat ratio compares them in the same machine state.
+    """
+    rs = [ratio(kind, v, peer[r]) for r, v in shmpi.items() if r in peer]
+    rs = [r for r in rs if r is not None]
+    return statistics.median(rs) if rs else None
+
+
+def size_ratio(data, bench, label, size, peer):
+    """paired_ratio of shmpi against peer for one benchmark metric and size."""
+    by_impl = data["per_repeat"].get(bench, {})
+    shm = by_impl.get("shmpi", {}).get(label, {}).get(size, {})
+    other = by_impl.get(peer, {}).get(label, {}).get(size, {})
+    return paired_ratio(data["kinds"][bench], shm, other)
+
+
 def slug(label):
     return re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
 
@@ -88,8 +110,7 @@ def table(data, bench, label):
     for s in sizes:
         row = [fmt_size(s)] + [fmt(by_impl[i].get(s)) for i in data["impls"]]
         if has_shmpi:
-            row += [fmt(ratio(kind, by_impl["shmpi"].get(s), by_impl[p].get(s)))
-                    for p in peers]
+            row += [fmt(size_ratio(data, bench, label, s, p)) for p in peers]
         if memcpy:
             row.append(fmt(memcpy.get(s)))
         lines.append("| " + " | ".join(row) + " |")
@@ -108,30 +129,30 @@ def match_tables(data):
         head = ["K posted"] + [NAMES[i] for i in data["impls"]]
         head += [f"× vs {NAMES[p]}" for p in peers] if has_shmpi else []
         lines += [f"{fmt_size(size)} latency (us) with K non-matching receives "
-                  "pre-posted on each rank; × = peer/shmpi (> 1: shmpi faster)", "",
+                  "pre-posted on each rank; × = median of per-repeat peer/shmpi "
+                  "(> 1: shmpi faster)", "",
                   "| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
         for label in labels:
             val = {i: med.get(i, {}).get(label, {}).get(size) for i in data["impls"]}
             row = [label.replace("K=", "")] + [fmt(val[i]) for i in data["impls"]]
             if has_shmpi:
-                row += [fmt(ratio("latency", val["shmpi"], val[p])) for p in peers]
+                row += [fmt(size_ratio(data, "match_lat", label, size, p))
+                        for p in peers]
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
     return lines
 
 
 def summary_rows(data):
-    """Worst and geometric-mean ratio per benchmark metric and peer."""
+    """Worst and geometric-mean (over sizes) paired ratio per metric and peer."""
     rows = []
     for bench in data["suite"]:
-        kind = data["kinds"][bench]
         for label in bench_labels(data, bench):
             med = data["medians"].get(bench, {})
             shm = med.get("shmpi", {}).get(label, {})
             cells = [f"osu_{bench}", label]
             for p in [p for p in PEERS if p in data["impls"]]:
-                peer = med.get(p, {}).get(label, {})
-                rs = [(ratio(kind, shm.get(s), peer.get(s)), s) for s in shm]
+                rs = [(size_ratio(data, bench, label, s, p), s) for s in shm]
                 rs = [(r, s) for r, s in rs if r is not None]
                 if not rs:
                     cells.append("–")
@@ -271,8 +292,10 @@ def render_report(data, plots, image_prefix):
            + (f" ({versions})" if versions else ""),
            f"- Method: {data['repeats']} repeat(s), interleaved round-robin "
            "(each repeat runs every benchmark under every MPI in turn); "
-           "every figure is the per-size median over the repeats; each MPI "
-           "runs with its launcher's defaults.",
+           "every value is the per-size median over the repeats; every ratio "
+           "is the median of per-repeat ratios (each repeat runs the MPIs back "
+           "to back, so both sides of a ratio see the same machine state); "
+           "each MPI runs with its launcher's defaults.",
            "- Ratios are **how many times faster shmpi is**: peer/shmpi for "
            "latency, shmpi/peer for bandwidth and message rate; **> 1 means "
            "shmpi is faster**.",
@@ -313,7 +336,8 @@ def render_report(data, plots, image_prefix):
         out += [f"## osu_{bench}", ""]
         direction = "peer/shmpi" if kind == "latency" else "shmpi/peer"
         for label in ([] if bench == "match_lat" else labels):
-            out += [f"{label}; × = {direction} (> 1: shmpi faster)", ""]
+            out += [f"{label}; × = median of per-repeat {direction} "
+                    "(> 1: shmpi faster)", ""]
             out += table(data, bench, label) + [""]
         if bench == "match_lat":
             out += match_tables(data)
