@@ -131,8 +131,17 @@ void Job::on_signal(int sig) {
     print_hang_report();
     return;
   }
-  if (sig == SIGUSR1 || sig == SIGUSR2) {
+  if (sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGCONT) {
     signal_ranks(sig);
+    return;
+  }
+  if (sig == SIGTSTP) {
+    // The ranks have their own process group, so the terminal's Ctrl-Z
+    // reaches only us: stop them, then ourselves. SIGCONT resumes us
+    // whatever our mask, and arrives here again to resume them.
+    if (stopping_) return;
+    signal_ranks(SIGSTOP);
+    ::kill(::getpid(), SIGSTOP);
     return;
   }
   if (stopping_) {  // a second SIGINT (or TERM/HUP) while stopping: kill at once

@@ -39,7 +39,7 @@ bool stdin_is_foreground_terminal() {
 
 Job::Job(LaunchPlan plan)
     : plan_(std::move(plan)),
-      signals_({SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}),
+      signals_({SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT}),
       status_(plan_.ranks),
       output_(plan_.ranks, OutputFormat{plan_.options.tag_output, plan_.options.timestamp_output}),
       ranks_(static_cast<std::size_t>(plan_.ranks)) {

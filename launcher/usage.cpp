@@ -26,7 +26,8 @@ options (a single dash works too, and --opt=value):
 
 signals: SIGINT/SIGTERM/SIGHUP are forwarded to the ranks, which are then
 stopped (a second SIGINT kills them at once); SIGQUIT prints the hang report
-and the job goes on; SIGUSR1/SIGUSR2 are forwarded.
+and the job goes on; SIGUSR1/SIGUSR2 are forwarded; SIGTSTP (Ctrl-Z) stops
+the ranks and then shmpirun, and SIGCONT (fg, bg) resumes them all.
 
 exit status:
   0      every rank called MPI_Finalize and exited 0

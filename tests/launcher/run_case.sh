@@ -48,6 +48,15 @@ wait_for_text() {  # wait_for_text FILE TEXT
   fail "no '$2' in $1"
 }
 pid_of() { cat "$TEST_PID_DIR/rank.$1"; }
+state_of() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }  # R, S, T, ...
+wait_state() {  # wait_state PID STATE: until the process is in STATE (S also accepts R)
+  for _ in $(seq 400); do
+    local s; s=$(state_of "$1")
+    [ "$s" = "$2" ] || { [ "$2" = S ] && [ "$s" = R ]; } && return 0
+    sleep 0.025
+  done
+  fail "process $1 is in state $(state_of "$1"), expected $2"
+}
 
 expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
 expect_err_line() { grep -qxF -- "$1" "$W/err" || fail "missing stderr line: $1"; }
@@ -169,6 +178,18 @@ case "$CASE" in
     expect_err_line "shmpirun: received SIGINT; forwarding it to the ranks and stopping the job (Ctrl-C again kills them at once)"
     expect_lines "$W/out" 2
     expect_out_line "got SIGINT" ;;
+  sigtstp)  # Ctrl-Z stops the ranks with shmpirun; SIGCONT resumes them all and the job ends normally
+    start_bg -n 2 "$TEST_RANK" wait-file "$W/go"
+    wait_ranks 2
+    kill -TSTP "$BG"
+    wait_state "$BG" T; wait_state "$(pid_of 0)" T; wait_state "$(pid_of 1)" T
+    kill -CONT "$BG"
+    wait_state "$(pid_of 0)" S; wait_state "$(pid_of 1)" S
+    touch "$W/go"
+    wait_bg
+    expect_rc 0
+    [ -s "$W/err" ] && fail "stderr not empty"
+    true ;;
   kill-grace)
     start_bg -n 2 --kill-grace 0.3 "$TEST_RANK" ignore-term
     wait_ranks 2
