@@ -248,12 +248,11 @@ def measure_floors(build, runner, rep, floors):
     if os.access(handoff, os.X_OK):
         out = runner(f"rep {rep} floor_handoff",
                      [handoff, "-i", "100000", "-r", "5"], f"floor_handoff.rep{rep}.txt")
-        parsed = parse_handoff(out) if out else None
-        if parsed:
-            floors["handoff"].append(parsed)
-        parsed = parse_handoff(out, "handoff_twoline_oneway_us") if out else None
-        if parsed:
-            floors["twoline"].append(parsed)
+        for key, field in (("handoff", "handoff_oneway_us"), ("twoline", "handoff_twoline_oneway_us")):
+            parsed = parse_handoff(out, field) if out else None
+            if parsed:
+                floors[key].append(parsed)
+                floors[key + "_by_rep"][rep] = parsed[0]
     if os.access(memcpy, os.X_OK):
         out = runner(f"rep {rep} floor_memcpy",
                      [memcpy, "-r", "3", "-t", "5"], f"floor_memcpy.rep{rep}.txt")
@@ -351,7 +350,7 @@ def main(argv):
 
     load_before = load_average()
     runner = Runner(out_dir, total, args.timeout)
-    floors = {"handoff": [], "twoline": [], "memcpy": []}
+    floors = {"handoff": [], "twoline": [], "memcpy": [], "handoff_by_rep": {}, "twoline_by_rep": {}}
     raw = {}  # bench -> impl -> [(rep, (labels, rows))]
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
@@ -392,6 +391,7 @@ def main(argv):
                        for b, by_impl in raw.items()},
         "handoff": compare_report.handoff_summary(floors["handoff"]),
         "twoline": compare_report.handoff_summary(floors["twoline"]),
+        "floors_by_rep": {"handoff": floors["handoff_by_rep"], "twoline": floors["twoline_by_rep"]},
         "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})
                            for rows in floors["memcpy"]]).get("MB/s", {}),
         "load_before": load_before,

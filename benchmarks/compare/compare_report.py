@@ -31,6 +31,31 @@ def handoff_summary(samples):
             "min_us": min(lo for _, lo in samples), "repeats": len(samples)}
 
 
+def zero_byte_over_floor(data, impl, floor):
+    """Median over repeats of (0-byte osu_latency / hand-off floor of the same
+    repeat) for impl, or None: the issue's latency target, paired so that a
+    machine drifting between fast and slow phases cancels out."""
+    lat = data.get("per_repeat", {}).get("latency", {}).get(impl, {})
+    by_rep = lat.get(next(iter(lat), None), {}).get(0, {}) if lat else {}
+    floors = data.get("floors_by_rep", {}).get(floor, {})
+    rs = [v / floors[r] for r, v in by_rep.items() if r in floors and floors[r] > 0]
+    return statistics.median(rs) if rs else None
+
+
+def floor_ratio_line(data):
+    """One report line: each MPI's 0-byte latency in units of the floors."""
+    parts = []
+    for impl in data["impls"]:
+        one = zero_byte_over_floor(data, impl, "handoff")
+        two = zero_byte_over_floor(data, impl, "twoline")
+        if one is not None:
+            parts.append(f"{NAMES[impl]} {one:.2f}x" + (f" ({two:.2f}x the two-line floor)" if two else ""))
+    if not parts:
+        return []
+    return ["- 0-byte osu_latency over the one-line hand-off floor (median of per-repeat "
+            "ratios, lower is better): " + "; ".join(parts) + "."]
+
+
 def reproduce_line(argv, repo):
     script = os.path.relpath(os.path.abspath(sys.argv[0]), repo)
     line = shlex.join(["python3", script] + list(argv))
@@ -307,6 +332,7 @@ def render_report(data, plots, image_prefix):
               f"transport with a channel per direction): **{t['median_us']:.3f} us**"
               if t else "")
            + "; single-thread memcpy bandwidth per size in the bandwidth tables.",
+           *floor_ratio_line(data),
            f"- Reproduce (from the repository root): `{data['reproduce']}` "
            f"after `cmake --preset release && cmake --build build/release -j2`",
            f"- Took {data['elapsed_s']:.0f} s; load average before / after: "
