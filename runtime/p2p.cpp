@@ -8,18 +8,14 @@
 namespace shmpi::runtime {
 namespace {
 
-int prepare(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int peer, int tag,
-            MPI_Comm comm, bool receive, Transfer& out) {
+// The slow path of prepare(): an argument failed the fast checks (or the
+// communicator is invalid). Out of line, so the per-message path sets up no
+// frame for the checks' messages.
+[[gnu::noinline, gnu::cold]] int prepare_checked(Context& context, const char* call, const void* buf, int count,
+                                                 MPI_Datatype type, int peer, int tag, MPI_Comm comm, bool receive,
+                                                 Transfer& out) {
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  // Fast path: every argument valid (the checks below then agree).
-  const DatatypeInfo* info = context.datatypes().find(type);
-  const bool peer_ok = (peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE);
-  const bool tag_ok = (tag >= 0 && tag <= MPI_TAG_UB_VALUE) || (receive && tag == MPI_ANY_TAG);
-  if (count >= 0 && info != nullptr && info->committed && (buf != nullptr || count == 0) && peer_ok && tag_ok) {
-    out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag};
-    return MPI_SUCCESS;
-  }
   std::size_t element = 0;
   const Check failed = first_error({check_count(count), check_datatype(context.datatypes(), type, element),
                                     check_buffer(buf, count), receive ? check_recv_tag(tag) : check_send_tag(tag),
@@ -29,6 +25,23 @@ int prepare(Context& context, const char* call, const void* buf, int count, MPI_
     return MPI_SUCCESS;
   }
   return raise_if(context, c, call, failed);
+}
+
+inline int prepare(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int peer,
+                   int tag, MPI_Comm comm, bool receive, Transfer& out) {
+  // Fast path: every argument valid (prepare_checked's checks then agree).
+  const Communicator* c = context.communicator(comm);
+  const DatatypeInfo* info = context.datatypes().find(type);
+  if (c != nullptr && count >= 0 && info != nullptr && info->committed && (buf != nullptr || count == 0)) {
+    const bool peer_ok =
+        (peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE);
+    const bool tag_ok = (tag >= 0 && tag <= MPI_TAG_UB_VALUE) || (receive && tag == MPI_ANY_TAG);
+    if (peer_ok && tag_ok) {
+      out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag};
+      return MPI_SUCCESS;
+    }
+  }
+  return prepare_checked(context, call, buf, count, type, peer, tag, comm, receive, out);
 }
 
 }  // namespace
