@@ -12,7 +12,10 @@ Ratios always read "how many times faster shmpi is": peer/shmpi for
 latency, shmpi/peer for bandwidth and message rate; > 1 means shmpi wins.
 Each ratio is the median of per-repeat ratios: within a repeat the MPIs run
 back to back, so a pair sees the same machine state even when the machine
-drifts between fast and slow phases across repeats.
+drifts between fast and slow phases across repeats. The 0-byte latency is
+also stated in units of the hand-off floor as osu_latency_floor measures
+it: the same two ranks time the floor and MPI in turn, because on these VMs
+the floor changes from one process start to the next (~0.05 or ~0.25 us).
 
 Python 3 standard library only. Progress goes to stderr, one line per run.
 """
@@ -45,9 +48,12 @@ BENCHMARKS = {
     "mbw_mr": ("pairs", ["-m", "1:65536"], "bandwidth"),
     "multi_lat": ("pairs", ["-m", "0:65536"], "latency"),
     "match_lat": ("two", ["-m", "8:8", "-i", "4000", "-x", "200"], "latency"),
+    # Not a size table: 0-byte latency against the hand-off floor, both
+    # measured by the same two ranks in turn (the issue's latency target).
+    "latency_floor": ("two", [], "floor"),
 }
 DEFAULT_SUITE = list(BENCHMARKS)
-QUICK_SUITE = ["latency", "bw"]
+QUICK_SUITE = ["latency", "bw", "latency_floor"]
 IMPLS = ["shmpi", "openmpi", "mpich"]
 IMPL_NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
 
@@ -184,6 +190,18 @@ def parse_osu(text):
     return labels, rows
 
 
+def parse_latency_floor(text):
+    """osu_latency_floor's summary line -> {ratio, twoline_ratio, floor_us, ...}, or None."""
+    for line in text.splitlines():
+        parts = line.split()
+        if parts and parts[0] == "latency_floor" and len(parts) % 2 == 1:
+            try:
+                return {k: float(v) for k, v in zip(parts[1::2], parts[2::2])}
+            except ValueError:
+                return None
+    return None
+
+
 def parse_handoff(text, key="handoff_oneway_us"):
     """(median, min) of floor_handoff's line `key`, or None."""
     for line in text.splitlines():
@@ -252,7 +270,6 @@ def measure_floors(build, runner, rep, floors):
             parsed = parse_handoff(out, field) if out else None
             if parsed:
                 floors[key].append(parsed)
-                floors[key + "_by_rep"][rep] = parsed[0]
     if os.access(memcpy, os.X_OK):
         out = runner(f"rep {rep} floor_memcpy",
                      [memcpy, "-r", "3", "-t", "5"], f"floor_memcpy.rep{rep}.txt")
@@ -350,8 +367,9 @@ def main(argv):
 
     load_before = load_average()
     runner = Runner(out_dir, total, args.timeout)
-    floors = {"handoff": [], "twoline": [], "memcpy": [], "handoff_by_rep": {}, "twoline_by_rep": {}}
+    floors = {"handoff": [], "twoline": [], "memcpy": []}
     raw = {}  # bench -> impl -> [(rep, (labels, rows))]
+    latency_floor = {}  # impl -> rep -> osu_latency_floor summary
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
     for rep in range(1, args.repeats + 1):
@@ -367,6 +385,14 @@ def main(argv):
                 continue
             out = runner(f"rep {rep} osu_{bench} {IMPL_NAMES[impl]}", cmd,
                          f"osu_{bench}.{impl}.rep{rep}.txt")
+            if BENCHMARKS[bench][2] == "floor":
+                summary = parse_latency_floor(out) if out else None
+                if summary:
+                    latency_floor.setdefault(impl, {})[rep] = summary
+                elif out is not None:
+                    runner.failures.append(f"osu_{bench} {IMPL_NAMES[impl]} rep {rep}: "
+                                           "no summary line in the output")
+                continue
             parsed = parse_osu(out) if out else None
             if parsed and parsed[1]:
                 raw.setdefault(bench, {}).setdefault(impl, []).append((rep, parsed))
@@ -391,7 +417,7 @@ def main(argv):
                        for b, by_impl in raw.items()},
         "handoff": compare_report.handoff_summary(floors["handoff"]),
         "twoline": compare_report.handoff_summary(floors["twoline"]),
-        "floors_by_rep": {"handoff": floors["handoff_by_rep"], "twoline": floors["twoline_by_rep"]},
+        "latency_floor": latency_floor,
         "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})
                            for rows in floors["memcpy"]]).get("MB/s", {}),
         "load_before": load_before,

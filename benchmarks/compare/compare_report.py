@@ -31,29 +31,24 @@ def handoff_summary(samples):
             "min_us": min(lo for _, lo in samples), "repeats": len(samples)}
 
 
-def zero_byte_over_floor(data, impl, floor):
-    """Median over repeats of (0-byte osu_latency / hand-off floor of the same
-    repeat) for impl, or None: the issue's latency target, paired so that a
-    machine drifting between fast and slow phases cancels out."""
-    lat = data.get("per_repeat", {}).get("latency", {}).get(impl, {})
-    by_rep = lat.get(next(iter(lat), None), {}).get(0, {}) if lat else {}
-    floors = data.get("floors_by_rep", {}).get(floor, {})
-    rs = [v / floors[r] for r, v in by_rep.items() if r in floors and floors[r] > 0]
-    return statistics.median(rs) if rs else None
-
-
 def floor_ratio_line(data):
-    """One report line: each MPI's 0-byte latency in units of the floors."""
+    """One report line: each MPI's 0-byte latency in units of the hand-off
+    floors, from osu_latency_floor (the same two ranks time the floor and
+    MPI in turn, so both see one machine state); median over repeats of
+    each run's median over rounds."""
     parts = []
     for impl in data["impls"]:
-        one = zero_byte_over_floor(data, impl, "handoff")
-        two = zero_byte_over_floor(data, impl, "twoline")
-        if one is not None:
-            parts.append(f"{NAMES[impl]} {one:.2f}x" + (f" ({two:.2f}x the two-line floor)" if two else ""))
+        runs = list(data.get("latency_floor", {}).get(impl, {}).values())
+        if not runs:
+            continue
+        med = {k: statistics.median(r[k] for r in runs)
+               for k in ("ratio", "twoline_ratio", "floor_us", "latency_us")}
+        parts.append(f"{NAMES[impl]} **{med['ratio']:.2f}x** ({med['twoline_ratio']:.2f}x the "
+                     f"two-line floor; {med['latency_us']:.3f} us over {med['floor_us']:.3f} us)")
     if not parts:
         return []
-    return ["- 0-byte osu_latency over the one-line hand-off floor (median of per-repeat "
-            "ratios, lower is better): " + "; ".join(parts) + "."]
+    return ["- 0-byte latency over the one-line hand-off floor, both timed in turn by the "
+            "same two ranks (osu_latency_floor; lower is better): " + "; ".join(parts) + "."]
 
 
 def reproduce_line(argv, repo):
