@@ -112,16 +112,14 @@ class RingWriter {
     if (skip != 0) publish_wrap(pos);
     const std::size_t at = head_ & (size_ - 1);
     terminate(head_ + rec);
-    pending_ = at;
     pending_length_ = static_cast<std::uint32_t>(body_bytes);
-    pending_bytes_ = rec;
     return cells_ + at + kRecordHeaderBytes;
   }
 
   // Makes the reserved record visible to the consumer.
   void commit() noexcept {
-    publish(pending_, pending_length_);
-    head_ += pending_bytes_;
+    publish(head_ & (size_ - 1), pending_length_);  // the head moves only here and at a wrap
+    head_ += record_bytes(pending_length_);
     // Take ownership now of the line the next small record's terminator
     // goes to. Its store must become visible before that record's stamp
     // (stores drain in order), so fetching it on the critical path would
@@ -171,9 +169,7 @@ class RingWriter {
   std::uint64_t head_ = 0;          // next write position (monotonic)
   std::uint64_t cached_tail_ = 0;   // last tail read from control_
   std::uint32_t next_stamp_ = 1;
-  std::size_t pending_ = 0;
-  std::size_t pending_bytes_ = 0;
-  std::uint32_t pending_length_ = 0;
+  std::uint32_t pending_length_ = 0;  // body bytes of the reserved record (at the head)
   bool warmed_ = false;
 };
 
