@@ -287,10 +287,10 @@ def per_repeat(runs):
     return {label: dict(sorted(by_size.items())) for label, by_size in result.items()}
 
 
-def medians(runs):
-    """[(labels, rows)] of one (bench, impl) -> {label: {size: median}}."""
+def medians_of(by_label):
+    """per_repeat()'s {label: {size: {rep: value}}} -> {label: {size: median}}."""
     return {label: {s: statistics.median(v.values()) for s, v in by_size.items()}
-            for label, by_size in per_repeat(enumerate(runs)).items()}
+            for label, by_size in by_label.items()}
 
 
 def machine_line():
@@ -402,6 +402,7 @@ def main(argv):
         repeat_secs.append(time.monotonic() - started - elapsed)
         done_repeats = rep
 
+    per_rep = {b: {i: per_repeat(r) for i, r in by_impl.items()} for b, by_impl in raw.items()}
     data = {
         "machine": machine_line(),
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -411,15 +412,14 @@ def main(argv):
         "pairs": pairs,
         "suite": args.suite,
         "kinds": {b: BENCHMARKS[b][2] for b in args.suite},
-        "medians": {b: {i: medians([p for _, p in r]) for i, r in by_impl.items()}
-                    for b, by_impl in raw.items()},
-        "per_repeat": {b: {i: per_repeat(r) for i, r in by_impl.items()}
-                       for b, by_impl in raw.items()},
+        "medians": {b: {i: medians_of(r) for i, r in by_impl.items()}
+                    for b, by_impl in per_rep.items()},
+        "per_repeat": per_rep,
         "handoff": compare_report.handoff_summary(floors["handoff"]),
         "twoline": compare_report.handoff_summary(floors["twoline"]),
         "latency_floor": latency_floor,
-        "memcpy": medians([(["MB/s"], {s: [v[0]] for s, v in rows.items()})
-                           for rows in floors["memcpy"]]).get("MB/s", {}),
+        "memcpy": medians_of(per_repeat([(rep, (["MB/s"], rows)) for rep, rows
+                                         in enumerate(floors["memcpy"])])).get("MB/s", {}),
         "load_before": load_before,
         "load_after": load_average(),
         "notes": notes,
