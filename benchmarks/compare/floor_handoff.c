@@ -31,18 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "handoff.h"
+
 enum { MAX_REPEATS = 1000 };
 
-/* The shared page. `turn` is the only word both processes touch in the loop:
- * the parent writes odd values (release), the child even ones (release);
- * each side acquires the other's value by spinning on it. The word sits
- * alone on its cache line. */
-struct shared {
-    _Alignas(64) _Atomic uint64_t turn;
-    _Alignas(128) _Atomic uint64_t ping; /* two-line phase: parent -> child */
-    _Alignas(128) _Atomic uint64_t pong; /* two-line phase: child -> parent */
-};
-
+/* The shared page holds a struct handoff_lines (handoff.h): the parent leads
+ * every round trip, the child answers. */
 static double now_s(void)
 {
     struct timespec ts;
@@ -58,12 +52,6 @@ static int pin(int core)
     return sched_setaffinity(0, sizeof set, &set);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static long parse_long(const char *s, long lo, long hi, const char *what)
 {
     char *end = NULL;
@@ -77,35 +65,16 @@ static long parse_long(const char *s, long lo, long hi, const char *what)
     return v;
 }
 
-static void child_loop(struct shared *sh, long total)
+/* Times `repeats` runs of `iterations` round trips of `phase` (the leader's
+ * side; the follower answers every round trip in one call). */
+static void time_phase(void (*phase)(struct handoff_lines *, int, long, uint64_t *),
+                       struct handoff_lines *sh, long iterations, long repeats,
+                       double *oneway_us)
 {
-    for (long i = 0; i < total; ++i) {
-        const uint64_t want = 2 * (uint64_t)i + 1;
-        while (atomic_load_explicit(&sh->turn, memory_order_acquire) != want)
-            ;
-        atomic_store_explicit(&sh->turn, want + 1, memory_order_release);
-    }
-    for (uint64_t i = 1; i <= (uint64_t)total; ++i) {
-        while (atomic_load_explicit(&sh->ping, memory_order_acquire) != i)
-            ;
-        atomic_store_explicit(&sh->pong, i, memory_order_release);
-    }
-}
-
-/* Times `repeats` runs of `iterations` round trips through the two lines
- * (the parent's side; child_loop answers). */
-static void twoline_phase(struct shared *sh, long iterations, long repeats,
-                          double *oneway_us)
-{
-    uint64_t sent = 0;
+    uint64_t k = 0;
     for (long r = 0; r < repeats; ++r) {
         const double t0 = now_s();
-        for (long i = 0; i < iterations; ++i) {
-            ++sent;
-            atomic_store_explicit(&sh->ping, sent, memory_order_release);
-            while (atomic_load_explicit(&sh->pong, memory_order_acquire) != sent)
-                ;
-        }
+        phase(sh, 1, iterations, &k);
         oneway_us[r] = (now_s() - t0) * 1e6 / (2.0 * (double)iterations);
     }
 }
@@ -129,7 +98,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    struct shared *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+    struct handoff_lines *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) {
         perror("floor_handoff: mmap");
@@ -147,31 +116,21 @@ int main(int argc, char **argv)
     if (pid == 0) {
         if (pin((int)core_b) != 0)
             fprintf(stderr, "floor_handoff: cannot pin to core %ld\n", core_b);
-        child_loop(sh, total);
+        uint64_t k1 = 0, k2 = 0;
+        handoff_one_line(sh, 0, total, &k1);
+        handoff_two_lines(sh, 0, total, &k2);
         _exit(0);
     }
     if (pin((int)core_a) != 0)
         fprintf(stderr, "floor_handoff: cannot pin to core %ld\n", core_a);
 
-    double oneway_us[MAX_REPEATS];
-    uint64_t value = 0;
-    for (long r = 0; r < repeats; ++r) {
-        const double t0 = now_s();
-        for (long i = 0; i < iterations; ++i) {
-            atomic_store_explicit(&sh->turn, value + 1, memory_order_release);
-            while (atomic_load_explicit(&sh->turn, memory_order_acquire) !=
-                   value + 2)
-                ;
-            value += 2;
-        }
-        oneway_us[r] = (now_s() - t0) * 1e6 / (2.0 * (double)iterations);
-    }
-    double twoline_us[MAX_REPEATS];
-    twoline_phase(sh, iterations, repeats, twoline_us);
+    double oneway_us[MAX_REPEATS], twoline_us[MAX_REPEATS];
+    time_phase(handoff_one_line, sh, iterations, repeats, oneway_us);
+    time_phase(handoff_two_lines, sh, iterations, repeats, twoline_us);
     int status = 0;
     waitpid(pid, &status, 0);
-    qsort(oneway_us, (size_t)repeats, sizeof oneway_us[0], cmp_double);
-    qsort(twoline_us, (size_t)repeats, sizeof twoline_us[0], cmp_double);
+    qsort(oneway_us, (size_t)repeats, sizeof oneway_us[0], handoff_cmp_double);
+    qsort(twoline_us, (size_t)repeats, sizeof twoline_us[0], handoff_cmp_double);
     printf("# one-way cache-line hand-off (us), cores %ld,%ld, %ld round trips "
            "x %ld repeats\n", core_a, core_b, iterations, repeats);
     printf("handoff_oneway_us %.3f min %.3f max %.3f\n",

@@ -20,12 +20,12 @@
 #define _GNU_SOURCE /* memfd_create */
 #include "osu_common.h"
 
+#include "../compare/handoff.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -36,21 +36,13 @@ static const struct osu_spec spec = {
 
 enum { TAG = 1, ROUNDS = 21 };
 
-/* Each word alone in a 128-byte pair of lines (no adjacent-line prefetch
- * couples them). */
-struct shared {
-    _Alignas(128) _Atomic uint64_t turn; /* one line: rank 0 odd, rank 1 even values */
-    _Alignas(128) _Atomic uint64_t ping; /* two lines: rank 0 -> rank 1 */
-    _Alignas(128) _Atomic uint64_t pong; /* two lines: rank 1 -> rank 0 */
-};
-
-static struct shared *map_shared(int rank)
+static struct handoff_lines *map_shared(int rank)
 {
     int fd = -1;
     int where[2] = {0, 0}; /* rank 0's pid and fd */
     if (rank == 0) {
         fd = memfd_create("osu_latency_floor", MFD_CLOEXEC);
-        if (fd < 0 || ftruncate(fd, sizeof(struct shared)) != 0) {
+        if (fd < 0 || ftruncate(fd, sizeof(struct handoff_lines)) != 0) {
             perror("osu_latency_floor: memfd_create");
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
@@ -67,7 +59,7 @@ static struct shared *map_shared(int rank)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
-    void *p = mmap(NULL, sizeof(struct shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = mmap(NULL, sizeof(struct handoff_lines), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         perror("osu_latency_floor: mmap");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -75,38 +67,6 @@ static struct shared *map_shared(int rank)
     MPI_Barrier(MPI_COMM_WORLD); /* rank 1 has opened it before rank 0's fd goes */
     close(fd);
     return p;
-}
-
-/* One-line ping-pong, `iters` round trips; `k` carries on across rounds. */
-static void one_line(struct shared *s, int rank, long iters, uint64_t *k)
-{
-    for (long i = 0; i < iters; ++i, ++*k) {
-        if (rank == 0) {
-            atomic_store_explicit(&s->turn, 2 * *k + 1, memory_order_release);
-            while (atomic_load_explicit(&s->turn, memory_order_acquire) != 2 * *k + 2) {
-            }
-        } else {
-            while (atomic_load_explicit(&s->turn, memory_order_acquire) != 2 * *k + 1) {
-            }
-            atomic_store_explicit(&s->turn, 2 * *k + 2, memory_order_release);
-        }
-    }
-}
-
-static void two_lines(struct shared *s, int rank, long iters, uint64_t *k)
-{
-    for (long i = 0; i < iters; ++i) {
-        ++*k;
-        if (rank == 0) {
-            atomic_store_explicit(&s->ping, *k, memory_order_release);
-            while (atomic_load_explicit(&s->pong, memory_order_acquire) != *k) {
-            }
-        } else {
-            while (atomic_load_explicit(&s->ping, memory_order_acquire) != *k) {
-            }
-            atomic_store_explicit(&s->pong, *k, memory_order_release);
-        }
-    }
 }
 
 static void mpi_zero_bytes(int rank, long iters)
@@ -123,24 +83,12 @@ static void mpi_zero_bytes(int rank, long iters)
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
     struct osu_options opt;
     int rank, nranks;
     osu_init(&argc, &argv, &spec, &opt, &rank, &nranks);
-    struct shared *s = map_shared(rank);
+    struct handoff_lines *s = map_shared(rank);
     const long iters = opt.iterations;
     uint64_t k1 = 0, k2 = 0;
     double floor_us[ROUNDS], twoline_us[ROUNDS], latency_us[ROUNDS], ratio[ROUNDS], ratio2[ROUNDS];
@@ -152,9 +100,9 @@ int main(int argc, char **argv)
     /* Round 0 warms every path and is not counted. */
     for (int r = 0; r <= ROUNDS; ++r) {
         const double t0 = MPI_Wtime();
-        one_line(s, rank, iters, &k1);
+        handoff_one_line(s, rank == 0, iters, &k1);
         const double t1 = MPI_Wtime();
-        two_lines(s, rank, iters, &k2);
+        handoff_two_lines(s, rank == 0, iters, &k2);
         const double t2 = MPI_Wtime();
         mpi_zero_bytes(rank, iters);
         const double t3 = MPI_Wtime();
@@ -171,9 +119,10 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("latency_floor ratio %.3f twoline_ratio %.3f floor_us %.4f twoline_us %.4f latency_us %.4f "
                "rounds %d\n",
-               median(ratio, ROUNDS), median(ratio2, ROUNDS), median(floor_us, ROUNDS),
-               median(twoline_us, ROUNDS), median(latency_us, ROUNDS), ROUNDS);
-    munmap(s, sizeof(struct shared));
+               handoff_sort_median(ratio, ROUNDS), handoff_sort_median(ratio2, ROUNDS),
+               handoff_sort_median(floor_us, ROUNDS), handoff_sort_median(twoline_us, ROUNDS),
+               handoff_sort_median(latency_us, ROUNDS), ROUNDS);
+    munmap(s, sizeof(struct handoff_lines));
     MPI_Finalize();
     return 0;
 }
