@@ -36,26 +36,18 @@ over() { [ "$1" -gt "$NPROC" ] && echo --oversubscribe; }
 run() { timeout -s KILL 40 "$SHMPIRUN" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 start_bg() { "$SHMPIRUN" "$@" >"$W/out" 2>"$W/err" & BG=$!; }
 wait_bg() { wait "$BG"; RC=$?; BG=; }
-wait_ranks() {  # wait_ranks N: until N ranks wrote their pid
-  for _ in $(seq 400); do
-    [ "$(ls "$TEST_PID_DIR" | wc -l)" -ge "$1" ] && return 0
-    sleep 0.025
-  done
-  fail "ranks did not start"
+poll() {  # poll COMMAND...: true once COMMAND succeeds, false after 10 s of tries
+  for _ in $(seq 400); do "$@" && return 0; sleep 0.025; done
+  return 1
 }
-wait_for_text() {  # wait_for_text FILE TEXT
-  for _ in $(seq 400); do grep -qF -- "$2" "$1" && return 0; sleep 0.025; done
-  fail "no '$2' in $1"
-}
+ranks_started() { [ "$(ls "$TEST_PID_DIR" | wc -l)" -ge "$1" ]; }
+wait_ranks() { poll ranks_started "$1" || fail "ranks did not start"; }  # wait_ranks N
+wait_for_text() { poll grep -qF -- "$2" "$1" || fail "no '$2' in $1"; }  # wait_for_text FILE TEXT
 pid_of() { cat "$TEST_PID_DIR/rank.$1"; }
 state_of() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }  # R, S, T, ...
+in_state() { local s; s=$(state_of "$1"); [ "$s" = "$2" ] || { [ "$2" = S ] && [ "$s" = R ]; }; }
 wait_state() {  # wait_state PID STATE: until the process is in STATE (S also accepts R)
-  for _ in $(seq 400); do
-    local s; s=$(state_of "$1")
-    [ "$s" = "$2" ] || { [ "$2" = S ] && [ "$s" = R ]; } && return 0
-    sleep 0.025
-  done
-  fail "process $1 is in state $(state_of "$1"), expected $2"
+  poll in_state "$1" "$2" || fail "process $1 is in state $(state_of "$1"), expected $2"
 }
 
 expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
