@@ -4,6 +4,8 @@
 //   [ Doorbell                      ]  one cache line
 //   [ RingControl for sender 0..N-1 ]  one cache line each
 //   [ ring cells for sender 0..N-1  ]  ring_size bytes each
+//   [ FastBox for peer 0..N-1       ]  one cache line each; the box of a
+//                                       pair lives in its lower rank's segment
 //
 // Offsets, never pointers, describe the layout, so every process that maps
 // the segment resolves them against its own base address.
@@ -13,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "btl/fast_box.hpp"
 #include "btl/ring.hpp"
 
 namespace shmpi::btl {
@@ -58,7 +61,8 @@ struct SegmentLayout {
   std::size_t cells_offset(std::uint32_t sender) const noexcept {
     return control_offset(nranks) + sender * ring_size;
   }
-  std::size_t total_bytes() const noexcept { return cells_offset(nranks); }
+  std::size_t box_offset(std::uint32_t peer) const noexcept { return cells_offset(nranks) + peer * sizeof(FastBox); }
+  std::size_t total_bytes() const noexcept { return box_offset(nranks); }
 };
 
 }  // namespace shmpi::btl

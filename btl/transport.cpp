@@ -19,6 +19,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       peers_(nranks),
       writers_(nranks),
       readers_(nranks),
+      fast_box_(limits.fast_box),
       doorbells_(nranks, nullptr),
       pids_(nranks, 0),
       bases_(nranks, 0) {
@@ -40,16 +41,20 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   header->nranks = nranks;
   header->owner_rank = rank;
   header->ring_size = layout_.ring_size;
-  for (std::uint32_t sender = 0; sender < nranks; ++sender) {
-    readers_[sender] = RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
-                                  own_.data() + layout_.cells_offset(sender), layout_.ring_size);
-  }
+  // Fast boxes join at connect(); the ring to ourselves never has one.
+  for (std::uint32_t sender = 0; sender < nranks; ++sender)
+    readers_[sender] = ChannelReader(inbound_ring(sender), BoxReader());
   doorbells_[rank] = reinterpret_cast<Doorbell*>(own_.data() + SegmentLayout::doorbell_offset());
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
-  // The ring to ourselves lives in our own segment.
-  writers_[rank] = RingWriter(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(rank)),
-                              own_.data() + layout_.cells_offset(rank), layout_.ring_size);
+  writers_[rank] = ChannelWriter(RingWriter(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(rank)),
+                                            own_.data() + layout_.cells_offset(rank), layout_.ring_size),
+                                 BoxWriter());
+}
+
+RingReader Transport::inbound_ring(std::uint32_t sender) noexcept {
+  return RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
+                    own_.data() + layout_.cells_offset(sender), layout_.ring_size);
 }
 
 PeerAddress Transport::address() const noexcept {
@@ -66,8 +71,22 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
     throw std::runtime_error("segment of rank " + std::to_string(peer) +
                              " does not match this job (different ring size or job size)");
   }
-  writers_[peer] = RingWriter(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
-                              segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
+  const RingWriter ring(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
+                        segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
+  // The pair's box is in the lower rank's segment, at the higher rank's
+  // index; the lower rank owns half 0.
+  BoxWriter box_writer;
+  BoxReader box_reader;
+  if (fast_box_) {
+    auto* box = peer < rank_ ? reinterpret_cast<FastBox*>(segment.data() + layout_.box_offset(rank_))
+                             : reinterpret_cast<FastBox*>(own_.data() + layout_.box_offset(peer));
+    BoxHalf* mine = &box->half[peer < rank_ ? 1 : 0];
+    BoxHalf* theirs = &box->half[peer < rank_ ? 0 : 1];
+    box_writer = BoxWriter(mine, theirs);
+    box_reader = BoxReader(theirs, mine);
+  }
+  writers_[peer] = ChannelWriter(ring, box_writer);
+  readers_[peer] = ChannelReader(inbound_ring(peer), box_reader);
   segment.prefault(layout_.cells_offset(rank_), layout_.ring_size);  // the ring we write to
   doorbells_[peer] = reinterpret_cast<Doorbell*>(segment.data() + SegmentLayout::doorbell_offset());
   peers_[peer] = std::move(segment);  // the mapping stays where it is: doorbells_ remains valid
@@ -82,7 +101,7 @@ void Transport::wake(Doorbell& bell) noexcept {
 }
 
 bool Transport::any_ready() const noexcept {
-  for (const RingReader& reader : readers_)
+  for (const ChannelReader& reader : readers_)
     if (reader.ready()) return true;
   return false;
 }

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "btl/channel.hpp"
 #include "btl/numa_placement.hpp"
 #include "btl/ring.hpp"
 #include "btl/segment.hpp"
@@ -27,6 +28,7 @@ namespace shmpi::btl {
 struct Limits {
   std::size_t ring_size = 64 * 1024;  // bytes per ring, power of two
   NumaPolicy numa = NumaPolicy::Local;  // placement of our receive segment
+  bool fast_box = true;  // small records may travel in the pair's fast box
 };
 
 // What a peer needs to map this rank's segment.
@@ -55,10 +57,10 @@ class Transport {
   // SegmentHeader magic): a known value to probe single copy with.
   std::uint64_t peer_segment_base(std::uint32_t peer) const noexcept { return bases_[peer]; }
 
-  // The ring this rank writes into `peer`'s segment.
-  RingWriter& writer(std::uint32_t peer) noexcept { return writers_[peer]; }
+  // The channel (ring and fast box) this rank writes to `peer`.
+  ChannelWriter& writer(std::uint32_t peer) noexcept { return writers_[peer]; }
 
-  // Drains every inbound ring once: on_record(std::uint32_t source,
+  // Drains every inbound channel once: on_record(std::uint32_t source,
   // std::span<const std::byte> body). Returns the number of records.
   template <class OnRecord>
   std::size_t poll(OnRecord&& on_record) noexcept {
@@ -88,7 +90,7 @@ class Transport {
   // is already waiting. For long waits only: see Doorbell.
   void wait_for_records(long timeout_ns) noexcept;
 
-  // Drains only the ring from `peer`.
+  // Drains only the channel from `peer`.
   template <class OnRecord>
   std::size_t poll_one(std::uint32_t peer, OnRecord&& on_record) noexcept {
     return readers_[peer].drain([&](std::span<const std::byte> body) { on_record(peer, body); },
@@ -108,9 +110,11 @@ class Transport {
   SegmentLayout layout_;
   Segment own_;
   std::vector<Segment> peers_;  // indexed by rank; empty for self
-  std::vector<RingWriter> writers_;
-  std::vector<RingReader> readers_;
+  std::vector<ChannelWriter> writers_;
+  std::vector<ChannelReader> readers_;
+  bool fast_box_;
   static void wake(Doorbell& bell) noexcept;
+  RingReader inbound_ring(std::uint32_t sender) noexcept;
   bool any_ready() const noexcept;
 
   std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
 
   const shmpi::btl::SegmentLayout layout{static_cast<std::uint32_t>(ranks), ring_size};
   const std::uint64_t per_rank = layout.total_bytes();
-  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %zu bytes of headers\n",
+  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %zu bytes of headers and fast boxes\n",
               ranks, static_cast<unsigned long long>(per_rank), human(per_rank).c_str(),
               static_cast<unsigned long long>(ring_size),
               static_cast<std::size_t>(per_rank - ring_size * static_cast<std::uint64_t>(ranks)));

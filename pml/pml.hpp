@@ -153,9 +153,9 @@ class Pml {
   // Send side (send_path.cpp).
   void enqueue(Request& request) noexcept;
   bool push(Request& request) noexcept;
-  bool push_eager(Request& request, btl::RingWriter& ring) noexcept;
-  bool push_rts(Request& request, btl::RingWriter& ring) noexcept;
-  bool push_fragments(Request& request, btl::RingWriter& ring, RecordKind first, RecordKind rest) noexcept;
+  bool push_eager(Request& request, btl::ChannelWriter& channel) noexcept;
+  bool push_rts(Request& request, btl::ChannelWriter& channel) noexcept;
+  bool push_fragments(Request& request, btl::ChannelWriter& channel, RecordKind first, RecordKind rest) noexcept;
   void push_queued(std::uint32_t peer) noexcept;
   void send_control(const Control& control) noexcept;
   bool try_control(const Control& control) noexcept;

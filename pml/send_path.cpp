@@ -86,17 +86,17 @@ void Pml::enqueue(Request& request) noexcept {
 
 // Pushes as much of `request` as the ring takes. True once all it owes now is in.
 bool Pml::push(Request& request) noexcept {
-  btl::RingWriter& ring = transport_.writer(request.dest);
-  if (request.peer_cookie != 0) return push_fragments(request, ring, RecordKind::RndvFrag, RecordKind::RndvFrag);
-  if (!request.started && request.length >= limits_.rndv_threshold) return push_rts(request, ring);
-  if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, ring);
-  return push_fragments(request, ring, RecordKind::FragFirst, RecordKind::Frag);
+  btl::ChannelWriter& channel = transport_.writer(request.dest);
+  if (request.peer_cookie != 0) return push_fragments(request, channel, RecordKind::RndvFrag, RecordKind::RndvFrag);
+  if (!request.started && request.length >= limits_.rndv_threshold) return push_rts(request, channel);
+  if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, channel);
+  return push_fragments(request, channel, RecordKind::FragFirst, RecordKind::Frag);
 }
 
-bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
+bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   const bool sync = request.mode == SendMode::Synchronous;
   const std::size_t extra = sync ? kCookieBytes : 0;
-  std::byte* out = ring.try_reserve(kPrefixBytes + extra + request.length);
+  std::byte* out = channel.try_reserve(kPrefixBytes + extra + request.length);
   if (out == nullptr) return false;
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
   btl::copy_to_ring(payload, request.send_buffer, request.length);
@@ -106,8 +106,8 @@ bool Pml::push_eager(Request& request, btl::RingWriter& ring) noexcept {
   return true;
 }
 
-bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
-  std::byte* out = ring.try_reserve(kHeaderBytes + sizeof(RendezvousOffer));
+bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
+  std::byte* out = channel.try_reserve(kHeaderBytes + sizeof(RendezvousOffer));
   if (out == nullptr) return false;
   // Offer our core for a split copy only when no receive of ours is posted:
   // a rank expecting messages will be busy copying them in, and splitting
@@ -123,16 +123,16 @@ bool Pml::push_rts(Request& request, btl::RingWriter& ring) noexcept {
   return true;
 }
 
-bool Pml::push_fragments(Request& request, btl::RingWriter& ring, RecordKind first, RecordKind rest) noexcept {
+bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKind first, RecordKind rest) noexcept {
   const bool sync = request.mode == SendMode::Synchronous && first == RecordKind::FragFirst;
-  const std::size_t fragment = std::min(limits_.max_fragment, ring.max_body() - kHeaderBytes - kCookieBytes);
+  const std::size_t fragment = std::min(limits_.max_fragment, channel.max_body() - kHeaderBytes - kCookieBytes);
   const std::uint64_t length_field = first == RecordKind::RndvFrag ? request.peer_cookie : request.length;
   bool first_record = !request.started;
   while (first_record || request.sent < request.length) {
     const RecordKind kind = first_record ? first : rest;
     const std::size_t extra = kind == RecordKind::FragFirst && sync ? kCookieBytes : 0;
     const std::size_t chunk = std::min(fragment, request.length - request.sent);
-    std::byte* out = ring.try_reserve(kHeaderBytes + extra + chunk);
+    std::byte* out = channel.try_reserve(kHeaderBytes + extra + chunk);
     if (out == nullptr) return false;
     std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
     std::memcpy(payload, request.send_buffer + request.sent, chunk);
@@ -157,8 +157,8 @@ void Pml::push_queued(std::uint32_t peer) noexcept {
 }
 
 bool Pml::try_control(const Control& control) noexcept {
-  btl::RingWriter& ring = transport_.writer(control.peer);
-  std::byte* out = ring.try_reserve(kHeaderBytes + control.payload_bytes);
+  btl::ChannelWriter& channel = transport_.writer(control.peer);
+  std::byte* out = channel.try_reserve(kHeaderBytes + control.payload_bytes);
   if (out == nullptr) return false;
   ::new (out) MatchPrefix{0, 0, 0, control.kind, control.flags};
   ::new (out + kPrefixBytes) std::uint64_t{control.cookie};
