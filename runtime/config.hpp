@@ -24,6 +24,7 @@ struct Config {
   SingleCopy single_copy = SingleCopy::Cma;
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;
+  bool fast_box = true;
   bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
 
   // Reads every SHMPI_<NAME> variable (defaults where unset). Throws

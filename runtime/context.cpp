@@ -69,7 +69,7 @@ pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& st
 Context::Context(std::unique_ptr<KvStore> store)
     : config_(Config::from_environment()),
       store_(std::move(store)),
-      transport_(store_->rank(), supported_size(*store_), btl::Limits{config_.ring_size, config_.numa_policy}),
+      transport_(store_->rank(), supported_size(*store_), btl::Limits{config_.ring_size, config_.numa_policy, config_.fast_box}),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
                                                config_.split_threshold},

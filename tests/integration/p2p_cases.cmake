@@ -11,8 +11,9 @@ shmpi_ok_cases(p2p_modes 120 1 2 4)
 shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
 
 # The same programs with single copy refused (fallback streaming) and with
-# small eager / rendezvous limits, so every protocol path runs.
-foreach(setting single_copy=none test_cma_eperm=1 eager_limit=64)
+# small eager / rendezvous limits, and without the fast box, so every
+# protocol path runs.
+foreach(setting single_copy=none test_cma_eperm=1 eager_limit=64 fast_box=off)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
     shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
