@@ -84,6 +84,7 @@ class ChannelReader {
         },
         max);
     if (box_.deliver(on_record, ring_consumed_)) ++boxed;
+    if (n + boxed == 0) box_.acknowledge();  // idle: free the peer's half
     return n + boxed;
   }
 

@@ -19,6 +19,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       peers_(nranks),
       writers_(nranks),
       readers_(nranks),
+      box_ends_(nranks),
       fast_box_(limits.fast_box),
       doorbells_(nranks, nullptr),
       pids_(nranks, 0),
@@ -80,10 +81,9 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
   if (fast_box_) {
     auto* box = peer < rank_ ? reinterpret_cast<FastBox*>(segment.data() + layout_.box_offset(rank_))
                              : reinterpret_cast<FastBox*>(own_.data() + layout_.box_offset(peer));
-    BoxHalf* mine = &box->half[peer < rank_ ? 1 : 0];
-    BoxHalf* theirs = &box->half[peer < rank_ ? 0 : 1];
-    box_writer = BoxWriter(mine, theirs);
-    box_reader = BoxReader(theirs, mine);
+    box_ends_[peer] = BoxEnd{&box->half[peer < rank_ ? 1 : 0], &box->half[peer < rank_ ? 0 : 1]};
+    box_writer = BoxWriter(&box_ends_[peer]);
+    box_reader = BoxReader(&box_ends_[peer]);
   }
   writers_[peer] = ChannelWriter(ring, box_writer);
   readers_[peer] = ChannelReader(inbound_ring(peer), box_reader);

@@ -112,6 +112,7 @@ class Transport {
   std::vector<Segment> peers_;  // indexed by rank; empty for self
   std::vector<ChannelWriter> writers_;
   std::vector<ChannelReader> readers_;
+  std::vector<BoxEnd> box_ends_;  // by peer; never resized (writers and readers point in)
   bool fast_box_;
   static void wake(Doorbell& bell) noexcept;
   RingReader inbound_ring(std::uint32_t sender) noexcept;

@@ -22,12 +22,16 @@ struct TestChannel {
         box(reinterpret_cast<FastBox*>(segment.data())),
         control(reinterpret_cast<RingControl*>(segment.data() + sizeof(FastBox))),
         cells(segment.data() + sizeof(FastBox) + sizeof(RingControl)),
-        writer(RingWriter(control, cells, ring_size), BoxWriter(&box->half[0], &box->half[1])),
-        reader(RingReader(control, cells, ring_size), BoxReader(&box->half[0], &box->half[1])) {}
+        sender_end{&box->half[0], &box->half[1]},
+        receiver_end{&box->half[1], &box->half[0]},
+        writer(RingWriter(control, cells, ring_size), BoxWriter(&sender_end)),
+        reader(RingReader(control, cells, ring_size), BoxReader(&receiver_end)) {}
   Segment segment;
   FastBox* box;
   RingControl* control;
   std::byte* cells;
+  BoxEnd sender_end;    // the writing rank's end of the box
+  BoxEnd receiver_end;  // the reading rank's end
   ChannelWriter writer;
   ChannelReader reader;
 };
@@ -122,9 +126,51 @@ TEST(Channel, BoxSequenceWrapsWithoutLosingAMessage) {
     ASSERT_NE(out, nullptr);
     c.writer.commit();
     if (c.reader.drain([&](std::span<const std::byte>) { ++seen; }, 16) != 1) FAIL() << "message " << i;
+    ASSERT_EQ(c.reader.drain([&](std::span<const std::byte>) { ++seen; }, 16), 0U);  // idle: acknowledges
   }
   EXPECT_EQ(seen, total);
   EXPECT_EQ(c.control->tail.load(), 0U);  // none of them needed the ring
+}
+
+TEST(Channel, DeliveryAloneDoesNotAcknowledgeButAnIdlePollDoes) {
+  TestChannel c(4096);
+  ASSERT_TRUE(push(c.writer, 1, 8));  // box
+  std::size_t got = 0;
+  ASSERT_EQ(c.reader.drain([&](std::span<const std::byte>) { ++got; }, 16), 1U);
+  EXPECT_EQ(c.box->half[1].acked, 0U);  // not yet: a reply would carry it
+  ASSERT_TRUE(push(c.writer, 2, 8));    // so this one takes the ring
+  ASSERT_EQ(c.reader.drain([&](std::span<const std::byte>) { ++got; }, 16), 1U);
+  ASSERT_EQ(c.reader.drain([&](std::span<const std::byte>) { ++got; }, 16), 0U);  // idle
+  EXPECT_EQ(c.box->half[1].acked, c.box->half[0].word >> 8);
+  EXPECT_EQ(got, 2U);
+}
+
+// Both directions of a pair: each rank's writer and reader share its end,
+// so a reply in the box carries the acknowledgement of the request.
+TEST(Channel, ReplyInTheBoxCarriesTheAcknowledgement) {
+  Segment segment = Segment::create(sizeof(FastBox) + 2 * (sizeof(RingControl) + 4096));
+  auto* box = reinterpret_cast<FastBox*>(segment.data());
+  std::byte* rings = segment.data() + sizeof(FastBox);
+  auto* control_ab = reinterpret_cast<RingControl*>(rings);
+  auto* control_ba = reinterpret_cast<RingControl*>(rings + sizeof(RingControl) + 4096);
+  BoxEnd a{&box->half[0], &box->half[1]};
+  BoxEnd b{&box->half[1], &box->half[0]};
+  ChannelWriter a_to_b(RingWriter(control_ab, rings + sizeof(RingControl), 4096), BoxWriter(&a));
+  ChannelReader b_from_a(RingReader(control_ab, rings + sizeof(RingControl), 4096), BoxReader(&b));
+  ChannelWriter b_to_a(RingWriter(control_ba, rings + 2 * sizeof(RingControl) + 4096, 4096), BoxWriter(&b));
+  ChannelReader a_from_b(RingReader(control_ba, rings + 2 * sizeof(RingControl) + 4096, 4096), BoxReader(&a));
+  std::size_t got = 0;
+  const auto count = [&](std::span<const std::byte>) { ++got; };
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(push(a_to_b, i, 8));
+    ASSERT_EQ(b_from_a.drain(count, 16), 1U);
+    ASSERT_TRUE(push(b_to_a, i, 8));
+    ASSERT_EQ(a_from_b.drain(count, 16), 1U);
+  }
+  EXPECT_EQ(got, 2000U);
+  // No poll was ever idle, yet every message went through the box.
+  EXPECT_EQ(control_ab->tail.load(), 0U);
+  EXPECT_EQ(control_ba->tail.load(), 0U);
 }
 
 TEST(Channel, TwoThreadsStreamMixedSizesInOrder) {
