@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "launch_error.hpp"
 #include "launch_plan.hpp"
 #include "options.hpp"
+#include "pmix_server.hpp"
 
 extern char** environ;
 
@@ -45,6 +47,13 @@ int launch(const std::vector<std::string>& args) {
   return job.run();
 }
 
+// Ends the process with `code`; without exit handlers when libpmix was left
+// blocked in its finalize (see ~PmixServer), since they could block too.
+int finish(int code) {
+  if (PmixServer::finalize_abandoned()) std::_Exit(code);
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -52,12 +61,12 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);  // a closed stdout must not kill the launcher (children reset it)
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    return launch(args);
+    return finish(launch(args));
   } catch (const LaunchError& error) {
     print(2, std::string("shmpirun: ") + error.what() + "\n");
-    return error.exit_code();
+    return finish(error.exit_code());
   } catch (const std::exception& error) {
     print(2, std::string("shmpirun: internal error: ") + error.what() + "\n");
-    return kExitInternal;
+    return finish(kExitInternal);
   }
 }

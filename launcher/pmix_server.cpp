@@ -5,10 +5,14 @@
 #include <pmix_server.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 #include "launch_error.hpp"
 #include "pmix_info_list.hpp"
@@ -137,7 +141,43 @@ PmixServer::PmixServer(const std::string& tmpdir, ServerEvents& events) : events
   check(PMIx_server_init(&g_module, init_info_.data(), init_info_.size()), "PMIx_server_init");
 }
 
-PmixServer::~PmixServer() { PMIx_server_finalize(); }
+namespace {
+std::atomic<bool> g_finalize_abandoned{false};
+}  // namespace
+
+// libpmix 4.2 can deadlock in PMIx_server_finalize after a client's
+// connection broke during the job (a rank killed while it connects: about
+// one no-finalize run in 150 here, after "PMIX ERROR: UNREACHABLE" from its
+// connection handler, which leaves a lock held). By now the job is over and
+// reported, so finalize gets a bounded time on a thread of its own and is
+// left blocked if it overruns; main() then ends the process with _Exit.
+PmixServer::~PmixServer() {
+  struct Finalize {
+    std::mutex mutex;
+    std::condition_variable done_cv;
+    bool done = false;
+  };
+  auto state = std::make_shared<Finalize>();
+  std::thread finalize([state] {
+    // Test hook: stall as libpmix does when it deadlocks.
+    if (std::getenv("SHMPIRUN_TEST_STALL_FINALIZE") != nullptr)
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    PMIx_server_finalize();
+    const std::lock_guard lock(state->mutex);
+    state->done = true;
+    state->done_cv.notify_one();
+  });
+  std::unique_lock lock(state->mutex);
+  if (state->done_cv.wait_for(lock, kFinalizeTimeout, [&] { return state->done; })) {
+    lock.unlock();
+    finalize.join();
+  } else {
+    finalize.detach();
+    g_finalize_abandoned.store(true);
+  }
+}
+
+bool PmixServer::finalize_abandoned() noexcept { return g_finalize_abandoned.load(); }
 
 namespace {
 

@@ -11,6 +11,7 @@
 // without I/O objects and without plugins (PMIX_TOPOLOGY2) instead.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,14 @@ class PmixServer {
   PmixServer(const std::string& tmpdir, ServerEvents& events);
   PmixServer(const PmixServer&) = delete;
   PmixServer& operator=(const PmixServer&) = delete;
-  ~PmixServer();
+  ~PmixServer();  // waits at most kFinalizeTimeout for PMIx_server_finalize
+
+  // How long the destructor waits for PMIx_server_finalize.
+  static constexpr std::chrono::seconds kFinalizeTimeout{3};
+
+  // True once a destructor gave up waiting: PMIx's threads may be blocked,
+  // so the process must end with _Exit (no exit handlers).
+  static bool finalize_abandoned() noexcept;
 
   // Registers the namespace and every rank as a client (blocking).
   void register_job(const JobLayout& layout);

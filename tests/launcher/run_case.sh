@@ -307,6 +307,12 @@ case "$CASE" in
     [ -n "$(ls -A "$TMPDIR")" ] || fail "expected the killed job's session dir"
     run -n 1 true
     expect_rc 0 ;;
+  finalize-stall)  # PMIx_server_finalize blocks (a libpmix deadlock, forced): bounded, clean exit
+    start=$(date +%s)
+    SHMPIRUN_TEST_STALL_FINALIZE=1 run -n 2 "$TEST_RANK" exit 4 1
+    expect_rc 4
+    expect_lines "$W/err" 1
+    [ $(( $(date +%s) - start )) -le 15 ] || fail "took $(( $(date +%s) - start )) s" ;;
   bind-numa)
     run -n 2 --bind-to numa --map-by numa --report-bindings "$TEST_RANK" affinity
     expect_rc 0
