@@ -47,12 +47,7 @@ class ChannelWriter {
 
   // Copies a record made of `head` then `body` in and commits.
   bool try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept {
-    std::byte* out = try_reserve(head.size() + body.size());
-    if (out == nullptr) return false;
-    if (!head.empty()) __builtin_memcpy(out, head.data(), head.size());
-    if (!body.empty()) __builtin_memcpy(out + head.size(), body.data(), body.size());
-    commit();
-    return true;
+    return push_record(*this, head, body);
   }
 
  private:

@@ -220,13 +220,20 @@ class RingReader {
   std::uint64_t tail_ = 0;  // next read position (monotonic)
 };
 
-inline bool RingWriter::try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept {
-  std::byte* out = try_reserve(head.size() + body.size());
+// Reserves a record in `writer` (a RingWriter or ChannelWriter), copies
+// `head` then `body` in and commits; false while there is no room.
+template <class Writer>
+bool push_record(Writer& writer, std::span<const std::byte> head, std::span<const std::byte> body) noexcept {
+  std::byte* out = writer.try_reserve(head.size() + body.size());
   if (out == nullptr) return false;
   if (!head.empty()) __builtin_memcpy(out, head.data(), head.size());
   if (!body.empty()) __builtin_memcpy(out + head.size(), body.data(), body.size());
-  commit();
+  writer.commit();
   return true;
+}
+
+inline bool RingWriter::try_push(std::span<const std::byte> head, std::span<const std::byte> body) noexcept {
+  return push_record(*this, head, body);
 }
 
 }  // namespace shmpi::btl
