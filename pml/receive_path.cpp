@@ -40,8 +40,8 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
   request.capacity = capacity;
   request.received = 0;
   request.status = Status{};
-  request.want = want;
-  if (UnexpectedMsg* message = unexpected_.take(want)) {
+  request.want = load_envelope(want);
+  if (UnexpectedMsg* message = unexpected_.take(request.want)) {
     claim(request, static_cast<Unexpected&>(*message));
     return;
   }

@@ -66,7 +66,7 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   // A synchronous eager or pipelined send waits for the receiver's Ack; a
   // rendezvous send always waits for the receiver (Fin or Cts).
   request.awaiting_peer = mode == SendMode::Synchronous;
-  request.envelope = envelope;
+  request.envelope = load_envelope(envelope);
   request.next_send = nullptr;
   request.status = Status{};
   if (send_queues_[dest].head == nullptr && push(request)) {
