@@ -44,18 +44,11 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   header->ring_size = layout_.ring_size;
   // Fast boxes join at connect(); the ring to ourselves never has one.
   for (std::uint32_t sender = 0; sender < nranks; ++sender)
-    readers_[sender] = ChannelReader(inbound_ring(sender), BoxReader());
+    readers_[sender] = ChannelReader(ring_in<RingReader>(own_.data(), sender), BoxReader());
   doorbells_[rank] = reinterpret_cast<Doorbell*>(own_.data() + SegmentLayout::doorbell_offset());
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
-  writers_[rank] = ChannelWriter(RingWriter(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(rank)),
-                                            own_.data() + layout_.cells_offset(rank), layout_.ring_size),
-                                 BoxWriter());
-}
-
-RingReader Transport::inbound_ring(std::uint32_t sender) noexcept {
-  return RingReader(reinterpret_cast<RingControl*>(own_.data() + layout_.control_offset(sender)),
-                    own_.data() + layout_.cells_offset(sender), layout_.ring_size);
+  writers_[rank] = ChannelWriter(ring_in<RingWriter>(own_.data(), rank), BoxWriter());
 }
 
 PeerAddress Transport::address() const noexcept {
@@ -72,8 +65,6 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
     throw std::runtime_error("segment of rank " + std::to_string(peer) +
                              " does not match this job (different ring size or job size)");
   }
-  const RingWriter ring(reinterpret_cast<RingControl*>(segment.data() + layout_.control_offset(rank_)),
-                        segment.data() + layout_.cells_offset(rank_), layout_.ring_size);
   // The pair's box is in the lower rank's segment, at the higher rank's
   // index; the lower rank owns half 0.
   BoxWriter box_writer;
@@ -85,8 +76,8 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
     box_writer = BoxWriter(&box_ends_[peer]);
     box_reader = BoxReader(&box_ends_[peer]);
   }
-  writers_[peer] = ChannelWriter(ring, box_writer);
-  readers_[peer] = ChannelReader(inbound_ring(peer), box_reader);
+  writers_[peer] = ChannelWriter(ring_in<RingWriter>(segment.data(), rank_), box_writer);
+  readers_[peer] = ChannelReader(ring_in<RingReader>(own_.data(), peer), box_reader);
   segment.prefault(layout_.cells_offset(rank_), layout_.ring_size);  // the ring we write to
   doorbells_[peer] = reinterpret_cast<Doorbell*>(segment.data() + SegmentLayout::doorbell_offset());
   peers_[peer] = std::move(segment);  // the mapping stays where it is: doorbells_ remains valid

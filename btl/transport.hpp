@@ -115,7 +115,13 @@ class Transport {
   std::vector<BoxEnd> box_ends_;  // by peer; never resized (writers and readers point in)
   bool fast_box_;
   static void wake(Doorbell& bell) noexcept;
-  RingReader inbound_ring(std::uint32_t sender) noexcept;
+  // The RingWriter or RingReader of the ring from `sender` in the segment
+  // mapped at `base`.
+  template <class RingEnd>
+  RingEnd ring_in(std::byte* base, std::uint32_t sender) const noexcept {
+    return RingEnd(reinterpret_cast<RingControl*>(base + layout_.control_offset(sender)),
+                   base + layout_.cells_offset(sender), layout_.ring_size);
+  }
   bool any_ready() const noexcept;
 
   std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment
