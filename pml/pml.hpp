@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <sys/types.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
 #include "pml/request.hpp"
+#include "pml/route_chooser.hpp"
 #include "pml/unexpected_store.hpp"
 
 namespace shmpi::pml {
@@ -34,6 +36,7 @@ struct ProtocolLimits {
   std::size_t max_fragment = 16384;     // largest fragment payload
   std::size_t rndv_threshold = 16384;   // smallest rendezvous message
   std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
+  bool choose_route = false;            // rendezvous: choose single copy or streaming per message (RouteChooser)
 };
 
 struct WaitPolicy {
@@ -118,6 +121,10 @@ class Pml {
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
   // Parts of our own rendezvous sends we copied into receivers (splits).
   std::uint64_t split_parts_written() const noexcept { return split_parts_written_; }
+  // Rendezvous messages received by `route` as chosen by the RouteChooser.
+  std::uint64_t routes_taken(Route route) const noexcept { return routes_taken_[static_cast<std::size_t>(route)]; }
+  // Epochs of rendezvous messages timed and told to the RouteChooser.
+  std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
 
  private:
   // The pipelined message currently streaming in on one peer's ring.
@@ -126,6 +133,17 @@ class Pml {
     Unexpected* unexpected = nullptr;  // unmatched message being buffered
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
+  };
+  // A busy period of one peer's rendezvous messages to us (see
+  // pml/route_chooser.hpp): from the start of one while none was in
+  // progress to the end of the last one.
+  struct RouteEpoch {
+    std::uint64_t started_ns = 0;
+    std::uint64_t first_bytes = 0;  // the message that opened it: the epoch's size bucket
+    std::uint64_t bytes = 0;        // moved by its messages so far
+    std::uint32_t in_flight = 0;
+    Route route = Route::SingleCopy;
+    bool clean = true;  // all its messages in one bucket, on its route, without a fallback
   };
   struct SendQueue {
     Request* head = nullptr;
@@ -177,6 +195,9 @@ class Pml {
   bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
   void finish_rendezvous(Request& request) noexcept;
   void stream_rendezvous(Request& request) noexcept;
+  Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
+  void leave_epoch(Request& request) noexcept;
+  void spoil_epoch(const Request& request) noexcept;
   void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
 
   btl::Transport& transport_;
@@ -191,6 +212,10 @@ class Pml {
   std::vector<Control> controls_;       // control records waiting for ring space
   std::uint32_t queued_sends_ = 0;
   std::uint64_t split_parts_written_ = 0;
+  RouteChooser routes_;
+  std::vector<RouteEpoch> epochs_;  // by world rank
+  std::array<std::uint64_t, 2> routes_taken_{};
+  std::uint64_t epochs_recorded_ = 0;
 };
 
 }  // namespace shmpi::pml

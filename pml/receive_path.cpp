@@ -1,5 +1,7 @@
 // Pml, receive side: matching arriving records, buffering unexpected
 // messages, rendezvous (single copy or streamed), probes.
+#include <time.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -30,6 +32,12 @@ void describe(Request& request, const Envelope& envelope, std::uint64_t length) 
 }
 
 Request& request_of(std::uint64_t cookie) noexcept { return *reinterpret_cast<Request*>(cookie); }
+
+std::uint64_t now_ns() noexcept {
+  timespec t;
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
 
 }  // namespace
 
@@ -167,7 +175,44 @@ void Pml::on_rndv_fragment(const MatchHeader& header, std::span<const std::byte>
   Request& request = request_of(header.length);
   copy_into(request, request.received, payload);
   request.received += payload.size();
-  if (request.received >= request.status.sent_bytes) finish(request);
+  if (request.received >= request.status.sent_bytes) {
+    leave_epoch(request);
+    finish(request);
+  }
+}
+
+// A rendezvous from `peer` starts: it joins the peer's epoch, opening one
+// (and choosing its route) if none is in progress. Returns its route.
+Route Pml::join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept {
+  RouteEpoch& epoch = epochs_[peer];
+  if (epoch.in_flight == 0) epoch = RouteEpoch{now_ns(), bytes, 0, 0, routes_.choose(bytes), true};
+  ++epoch.in_flight;
+  epoch.bytes += bytes;
+  request.in_epoch = true;
+  Route route = epoch.route;
+  if (!routes_.same_bucket(bytes, epoch.first_bytes)) {
+    epoch.clean = false;  // another size: the epoch says nothing of one bucket
+    route = routes_.in_use(bytes);
+  }
+  if (routes_.chooses(bytes)) ++routes_taken_[static_cast<std::size_t>(route)];
+  return route;
+}
+
+// A rendezvous ended; the last one of an epoch tells the RouteChooser what
+// the epoch cost.
+void Pml::leave_epoch(Request& request) noexcept {
+  if (!request.in_epoch) return;
+  request.in_epoch = false;
+  RouteEpoch& epoch = epochs_[request.source_world];
+  if (--epoch.in_flight != 0 || !epoch.clean) return;
+  routes_.record(epoch.route, epoch.first_bytes, epoch.bytes, now_ns() - epoch.started_ns);
+  ++epochs_recorded_;
+}
+
+// A rendezvous left its route (a single copy failed): its epoch's time says
+// nothing of either route.
+void Pml::spoil_epoch(const Request& request) noexcept {
+  if (request.in_epoch) epochs_[request.source_world].clean = false;
 }
 
 void Pml::on_control(std::uint32_t, const MatchHeader& header, std::span<const std::byte> payload) noexcept {
@@ -199,6 +244,12 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.source_world = peer;
   request.part_failed = false;
   request.awaiting_peer = false;
+  request.in_epoch = false;
+  if (routes_.enabled() && peer != transport_.rank() && single_copy_on() &&
+      join_epoch(request, peer, n) == Route::Stream) {
+    stream_rendezvous(request);
+    return;
+  }
   if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
       single_copy_on()) {
     start_split(request, n);
@@ -207,6 +258,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   if (read_from(peer, address, request.recv_buffer, n)) {
     finish_rendezvous(request);
   } else {
+    spoil_epoch(request);
     stream_rendezvous(request);
   }
 }
@@ -242,6 +294,7 @@ void Pml::on_split_done(std::uint32_t, const MatchHeader& header) noexcept {
   if ((header.flags & kRefused) != 0 || request.part_failed) {
     // Rare: some part could not be copied. Copy all of it ourselves, or stream it.
     const std::size_t n = std::min<std::uint64_t>(request.status.sent_bytes, request.capacity);
+    spoil_epoch(request);
     if (!read_from(request.source_world, request.remote_address, request.recv_buffer, n)) {
       stream_rendezvous(request);
       return;
@@ -261,6 +314,7 @@ bool Pml::read_from(std::uint32_t peer, std::uint64_t address, void* into, std::
 }
 
 void Pml::finish_rendezvous(Request& request) noexcept {
+  leave_epoch(request);
   finish(request);
   Control fin{request.source_world, RecordKind::Fin};
   fin.cookie = request.sender_cookie;

@@ -53,6 +53,7 @@ struct Request : PostedRecv {
   std::uint64_t sender_cookie;
   std::uint32_t source_world;
   bool part_failed;
+  bool in_epoch;  // counted in its peer's RouteEpoch until it ends
 
   // Send: what goes, to whom (world rank), and how far it got.
   const std::byte* send_buffer;

@@ -49,7 +49,9 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       wait_(wait),
       single_copy_(single_copy),
       incoming_(transport.size()),
-      send_queues_(transport.size()) {}
+      send_queues_(transport.size()),
+      routes_(limits.choose_route ? limits.rndv_threshold : 0),
+      epochs_(transport.size()) {}
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode) {

@@ -72,7 +72,7 @@ Context::Context(std::unique_ptr<KvStore> store)
       transport_(store_->rank(), supported_size(*store_), btl::Limits{config_.ring_size, config_.numa_policy, config_.fast_box}),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
-                                               config_.split_threshold},
+                                               config_.split_threshold, config_.choose_route},
            wait_policy_for(config_, *store_), &single_copy_),
       status_(store_->rank(), store_->size()),
       communicators_(store_->rank(), store_->size()) {

@@ -1,6 +1,6 @@
 # Integration cases for the point-to-point chapter: nonblocking calls and
 # completion, send modes, probes, cancel, special peers, truncation.
-foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel p2p_truncate)
+foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel p2p_truncate rndv_routes)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -11,15 +11,25 @@ shmpi_ok_cases(p2p_modes 120 1 2 4)
 shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
 
 # The same programs with single copy refused (fallback streaming) and with
-# small eager / rendezvous limits, and without the fast box, so every
+# small eager / rendezvous limits, without the fast box, and with the
+# rendezvous route fixed to single copy (no streamed tries), so every
 # protocol path runs.
-foreach(setting single_copy=none test_cma_eperm=1 eager_limit=64 fast_box=off)
+foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_limit=64 fast_box=off)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
     shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
       --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
       ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:${program}>)
   endforeach()
+endforeach()
+
+# Rendezvous sizes whose route is chosen per epoch (both routes get tried),
+# and the same with the route fixed and with single copy refused.
+foreach(setting rndv_route=auto rndv_route=single_copy test_cma_eperm=1)
+  string(REGEX REPLACE "[=]" "_" suffix ${setting})
+  shmpi_case(rndv_routes.${suffix} TIMEOUT 120 ARGS
+    --count "^rndv_routes: rank [0-9]+ OK" 2 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:rndv_routes>)
 endforeach()
 
 shmpi_case(p2p_truncate.return ARGS

@@ -9,46 +9,11 @@
 #include <memory>
 #include <vector>
 
+#include "tests/unit/pml_job.hpp"
+
 namespace shmpi::pml {
 namespace {
-
-constexpr std::uint32_t kCtx = 0;
-
-// How rendezvous payloads move in a test job.
-enum class Copy { Streamed, Cma, CmaRefused };
-
-struct TwoRanks {
-  explicit TwoRanks(ProtocolLimits limits = {}, std::size_t ring = 64 * 1024, Copy copy = Copy::Streamed)
-      : t0(0, 2, btl::Limits{ring}),
-        t1(1, 2, btl::Limits{ring}),
-        c0(copy != Copy::Streamed, copy == Copy::CmaRefused),
-        c1(copy != Copy::Streamed, copy == Copy::CmaRefused) {
-    t0.connect(1, t1.address());
-    t1.connect(0, t0.address());
-    p0 = std::make_unique<Pml>(t0, limits, WaitPolicy{}, &c0);
-    p1 = std::make_unique<Pml>(t1, limits, WaitPolicy{}, &c1);
-  }
-  // Progresses both until every request in `requests` completes.
-  void run(std::initializer_list<Request*> requests) {
-    for (int i = 0; i < 10'000'000; ++i) {
-      bool done = true;
-      for (Request* r : requests) done = done && r->complete;
-      if (done) return;
-      p0->progress();
-      p1->progress();
-    }
-    FAIL() << "requests did not complete";
-  }
-  btl::Transport t0, t1;
-  btl::SingleCopy c0, c1;
-  std::unique_ptr<Pml> p0, p1;
-};
-
-std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
-  std::vector<std::byte> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((seed + i * 13 + (i >> 8)) & 0xff);
-  return v;
-}
+using namespace shmpi::pml::test_job;
 
 TEST(Pml, EagerMessageMatchesPostedReceive) {
   TwoRanks job;

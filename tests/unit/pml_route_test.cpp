@@ -1,0 +1,84 @@
+// Unit tests of the rendezvous route choice in the pml (rndv_route=auto):
+// each epoch of one peer's rendezvous messages takes one route, is timed
+// once, and every message arrives byte-exact whichever way it went.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "pml/pml.hpp"
+#include "tests/unit/pml_job.hpp"
+
+namespace shmpi::pml {
+namespace {
+using namespace shmpi::pml::test_job;
+
+constexpr std::size_t kRndv = 128 * 1024;
+
+ProtocolLimits choosing() {
+  ProtocolLimits limits{4096, 16384, kRndv, kRndv};
+  limits.choose_route = true;
+  return limits;
+}
+
+// Rank 1 posts a receive for each of `sizes`, rank 0 sends them all at
+// once (one epoch), and each must arrive intact.
+void send_window(TwoRanks& job, const std::vector<std::size_t>& sizes, unsigned seed) {
+  const std::size_t count = sizes.size();
+  std::vector<std::vector<std::byte>> data, got;
+  std::vector<Request> sends(count), recvs(count);
+  std::vector<Request*> all;
+  for (std::size_t i = 0; i < count; ++i) {
+    data.push_back(pattern(sizes[i], seed + static_cast<unsigned>(i)));
+    got.emplace_back(sizes[i]);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    job.p1->start_recv(recvs[i], Envelope{kCtx, 0, 1}, got[i].data(), sizes[i]);
+    all.push_back(&recvs[i]);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    job.p0->start_send(sends[i], 1, Envelope{kCtx, 0, 1}, data[i].data(), sizes[i]);
+    all.push_back(&sends[i]);
+  }
+  job.run(all);
+  for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(got[i], data[i]) << "message " << i;
+}
+
+TEST(PmlRoute, EachLoneMessageIsAnEpochAndBothRoutesDeliverExactly) {
+  TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
+  for (unsigned i = 0; i < 40; ++i) send_window(job, {kRndv + i * 4099}, i);
+  EXPECT_EQ(job.p1->epochs_recorded(), 40U);
+  EXPECT_GE(job.p1->routes_taken(Route::Stream), 1U);  // the third epoch tries it at least
+  EXPECT_GE(job.p1->routes_taken(Route::SingleCopy), 2U);
+  EXPECT_EQ(job.p1->routes_taken(Route::Stream) + job.p1->routes_taken(Route::SingleCopy), 40U);
+}
+
+TEST(PmlRoute, AWindowOfMessagesIsOneEpochOnOneRoute) {
+  TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
+  const std::vector<std::size_t> window(16, kRndv);
+  for (unsigned w = 0; w < 3; ++w) send_window(job, window, 10 * w);
+  EXPECT_EQ(job.p1->epochs_recorded(), 3U);
+  // Two epochs by single copy, then the try: all 16 of the third streamed.
+  EXPECT_EQ(job.p1->routes_taken(Route::SingleCopy), 32U);
+  EXPECT_EQ(job.p1->routes_taken(Route::Stream), 16U);
+}
+
+TEST(PmlRoute, AnEpochMixingSizesIsNotTimed) {
+  TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
+  send_window(job, {kRndv, std::size_t{1} << 20, kRndv}, 1);  // 1 MiB: outside the chosen sizes
+  send_window(job, {kRndv, 2 * kRndv}, 2);                    // two size buckets
+  EXPECT_EQ(job.p1->epochs_recorded(), 0U);
+  send_window(job, {kRndv, kRndv}, 3);
+  EXPECT_EQ(job.p1->epochs_recorded(), 1U);
+}
+
+TEST(PmlRoute, ARefusedSingleCopySpoilsItsEpochAndLaterOnesStreamUnchosen) {
+  TwoRanks job(choosing(), 64 * 1024, Copy::CmaRefused);
+  for (unsigned i = 0; i < 5; ++i) send_window(job, {kRndv, kRndv}, i);
+  EXPECT_EQ(job.p1->epochs_recorded(), 0U);
+  EXPECT_EQ(job.p1->routes_taken(Route::SingleCopy), 1U);  // the first message: refused, then off
+  EXPECT_EQ(job.p1->routes_taken(Route::Stream), 0U);
+}
+
+}  // namespace
+}  // namespace shmpi::pml
