@@ -22,13 +22,17 @@
 //
 // Only sizes from `first` (the rendezvous threshold) up to 4x that are
 // chosen for; above them single copy wins either way (measured). Each
-// power-of-two size bucket keeps a route in use, judged by the cheapest of
-// its last kWindow epochs (one preempted epoch does not flip it), and tries
-// the other now and then, judged by that one epoch: first on the third
-// epoch (the first pays for cold pages), then kFirstGap epochs after a try
-// that won or came close, twice the previous gap (up to kMaxGap) after one
-// that lost clearly, and at once when the route in use has become dearer
-// than the other's last try. After a try the cheaper route is in use.
+// power-of-two size bucket keeps a route in use and now and then tries the
+// other for as many epochs as it takes to time kTryMessages messages (one
+// osu_bw window; four ping-pongs). Both are judged by their cheapest
+// epoch of the last kWindow: a route's first messages after a change run
+// cold (a lone single copy amid streamed ones cost 1.4x a warm one, and
+// the first epoch of a run far more: it is not counted), and one preempted
+// epoch must not flip the choice. The first try comes once kTryMessages
+// were timed on the route in use; the next kFirstGap epochs after a try
+// that won or came close, four times the previous gap (up to kMaxGap)
+// after one that lost clearly, and at once when the route in use has
+// become dearer than the other's last try.
 #pragma once
 
 #include <array>
@@ -41,8 +45,10 @@ enum class Route : std::uint8_t { SingleCopy = 0, Stream = 1 };
 
 class RouteChooser {
  public:
-  static constexpr std::uint32_t kFirstGap = 16;  // epochs from a try to the next
-  static constexpr std::uint32_t kMaxGap = 256;
+  static constexpr std::uint32_t kTryMessages = 4;  // a try lasts until this many were timed
+  static constexpr std::uint32_t kFirstGap = 16;    // epochs from a try to the next
+  static constexpr std::uint32_t kMaxGap = 1024;
+  static constexpr std::uint32_t kMaxTryEpochs = 2 * kTryMessages;  // then a try never timed is given up
   static constexpr int kBuckets = 2;  // [first, 2 first) and [2 first, 4 first)
 
   // `first`: the smallest rendezvous message (0: never choose).
@@ -62,40 +68,55 @@ class RouteChooser {
     const int b = bucket_of(bytes);
     if (b < 0) return Route::SingleCopy;
     Bucket& bucket = buckets_[static_cast<std::size_t>(b)];
-    if (++bucket.epochs < bucket.next_try) return bucket.in_use;
-    bucket.next_try = bucket.epochs + bucket.gap;  // again then should this try never be told
+    ++bucket.epochs;
+    if (bucket.trying) {
+      if (++bucket.try_epochs <= kMaxTryEpochs) return other(bucket.in_use);
+      bucket.trying = false;  // its epochs were never timed (spoiled): give it up
+      bucket.next_try = bucket.epochs + bucket.gap;
+    }
+    if (bucket.epochs < bucket.next_try || bucket.in_use_messages < kTryMessages) return bucket.in_use;
     bucket.trying = true;
+    bucket.try_epochs = 1;
+    bucket.try_messages = 0;
+    bucket.samples[index(other(bucket.in_use))] = Samples{};  // judged by this try alone
     return other(bucket.in_use);
   }
 
-  // An epoch by `route` of messages of `bytes` moved `total_bytes` in `ns`.
-  void record(Route route, std::uint64_t bytes, std::uint64_t total_bytes, std::uint64_t ns) noexcept {
+  // An epoch by `route` of `messages` messages of `bytes` moved
+  // `total_bytes` in `ticks` (of any clock, the same for every call).
+  void record(Route route, std::uint64_t bytes, std::uint64_t total_bytes, std::uint32_t messages,
+              std::uint64_t ticks) noexcept {
     const int b = bucket_of(bytes);
     if (b < 0 || total_bytes == 0) return;
     Bucket& bucket = buckets_[static_cast<std::size_t>(b)];
+    if (!bucket.warm) {  // the first epoch pays for fresh pages: says nothing of its route
+      bucket.warm = true;
+      return;
+    }
     Samples& samples = bucket.samples[index(route)];
-    const std::uint64_t sample = ns * kScale / total_bytes + 1;  // never 0: 0 marks an empty slot
-    if (route == bucket.in_use || !bucket.trying) {
-      samples.add(sample);
+    samples.add(ticks * kScale / total_bytes + 1);  // never 0: 0 marks an empty slot
+    if (route == bucket.in_use) {
+      bucket.in_use_messages += messages;
       // The route in use became dearer than the other's last try: try
       // that again at once rather than after the gap.
-      if (route == bucket.in_use && least(samples) > least(bucket.samples[index(other(route))]) &&
-          bucket.next_try > bucket.epochs + 1)
+      if (!bucket.trying && least(samples) > least(bucket.samples[index(other(route))]))
         bucket.next_try = bucket.epochs + 1;
       return;
     }
-    // A try, judged by itself. One clearly dearer makes the next try wait
-    // twice as long (up to kMaxGap epochs), so a route that loses keeps
-    // costing less and less; a close or winning one is tried again soon.
+    if (!bucket.trying || (bucket.try_messages += messages) < kTryMessages) return;
+    // The try is over: judged by its cheapest recent epoch, as the route in
+    // use is. One clearly dearer makes the next try wait four times as
+    // long (up to kMaxGap epochs), so a losing route costs less and less;
+    // a close or winning one is tried again soon.
     bucket.trying = false;
-    samples = Samples{};
-    samples.add(sample);
+    const std::uint64_t tried = least(samples);
     const std::uint64_t in_use = least(bucket.samples[index(bucket.in_use)]);
-    if (sample < in_use) {
+    if (tried < in_use) {
       bucket.in_use = route;
+      bucket.in_use_messages = bucket.try_messages;
       bucket.gap = kFirstGap;
-    } else if (sample * 4 >= in_use * 5) {  // 1.25x dearer or more
-      bucket.gap = bucket.gap * 2 > kMaxGap ? kMaxGap : bucket.gap * 2;
+    } else if (tried * 4 >= in_use * 5) {  // 1.25x dearer or more
+      bucket.gap = bucket.gap * 4 > kMaxGap ? kMaxGap : bucket.gap * 4;
     } else {
       bucket.gap = kFirstGap;
     }
@@ -116,7 +137,7 @@ class RouteChooser {
   }
 
  private:
-  static constexpr std::uint64_t kScale = 1 << 16;  // cost unit: ns / 65536 bytes
+  static constexpr std::uint64_t kScale = 1 << 16;  // cost unit: ticks / 65536 bytes
   static constexpr std::size_t kWindow = 4;
   static constexpr std::uint64_t kUnknown = UINT64_MAX;  // the cost of an empty window
   struct Samples {
@@ -127,9 +148,13 @@ class RouteChooser {
   struct Bucket {
     std::array<Samples, 2> samples{};  // by route
     Route in_use = Route::SingleCopy;
-    bool trying = false;           // the other route's try is out
-    std::uint32_t epochs = 0;      // chosen
-    std::uint32_t next_try = 3;    // epoch that tries the other route (the first is cold)
+    bool warm = false;                  // an epoch was recorded
+    bool trying = false;                // epochs go to the other route
+    std::uint32_t epochs = 0;           // chosen
+    std::uint32_t try_epochs = 0;       // chosen for the current try
+    std::uint32_t try_messages = 0;     // timed in the current try
+    std::uint32_t in_use_messages = 0;  // timed on the route in use
+    std::uint32_t next_try = 0;         // first epoch that may try the other route
     std::uint32_t gap = kFirstGap;
   };
 
