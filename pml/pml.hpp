@@ -36,7 +36,7 @@ struct ProtocolLimits {
   std::size_t max_fragment = 16384;     // largest fragment payload
   std::size_t rndv_threshold = 16384;   // smallest rendezvous message
   std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
-  bool choose_route = false;            // rendezvous: choose single copy or streaming per message (RouteChooser)
+  bool choose_route = false;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
 };
 
 struct WaitPolicy {
@@ -215,6 +215,10 @@ class Pml {
   std::uint64_t split_parts_written_ = 0;
   RouteChooser routes_;
   std::vector<RouteEpoch> epochs_;  // by world rank
+  // By world rank: our rendezvous sends whose offer it has not answered
+  // (no Fin or Cts yet). While there are some, the peer is busy copying
+  // our messages, and a Cts of ours would wait behind them.
+  std::vector<std::uint32_t> rndv_offers_out_;
   std::array<std::uint64_t, 2> routes_taken_{};
   std::uint64_t epochs_recorded_ = 0;
 };

@@ -237,6 +237,7 @@ void Pml::on_control(std::uint32_t, const MatchHeader& header, std::span<const s
     RendezvousReply reply;
     std::memcpy(&reply, payload.data(), sizeof reply);
     Request& request = request_of(reply.sender_cookie);
+    --rndv_offers_out_[request.dest];
     request.awaiting_peer = false;
     request.pushed = false;
     request.peer_cookie = reply.receiver_cookie;
@@ -246,6 +247,7 @@ void Pml::on_control(std::uint32_t, const MatchHeader& header, std::span<const s
   }
   // Ack or Fin: the receiver has what it needs from this send.
   Request& request = request_of(header.length);
+  if (header.kind == RecordKind::Fin) --rndv_offers_out_[request.dest];
   request.awaiting_peer = false;
   if (request.pushed) request.complete = true;
 }
@@ -262,10 +264,17 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.part_failed = false;
   request.awaiting_peer = false;
   request.in_epoch = false;
-  if (routes_.enabled() && peer != transport_.rank() && single_copy_on() &&
-      join_epoch(request, peer, n) == Route::Stream) {
-    stream_rendezvous(request);
-    return;
+  if (routes_.enabled() && peer != transport_.rank() && single_copy_on()) {
+    if (rndv_offers_out_[peer] != 0) {
+      // Both ways at once (osu_bibw): the peer is busy copying our messages,
+      // so a stream would wait for it (a tried one cost a whole window),
+      // and with both cores copying, one copy beats two. Single copy, and
+      // an epoch in progress no longer times one route alone.
+      epochs_[peer].clean = false;
+    } else if (join_epoch(request, peer, n) == Route::Stream) {
+      stream_rendezvous(request);
+      return;
+    }
   }
   if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
       single_copy_on()) {

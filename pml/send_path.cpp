@@ -51,7 +51,8 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       incoming_(transport.size()),
       send_queues_(transport.size()),
       routes_(limits.choose_route ? limits.rndv_threshold : 0),
-      epochs_(transport.size()) {}
+      epochs_(transport.size()),
+      rndv_offers_out_(transport.size()) {}
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode) {
@@ -122,6 +123,7 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   transport_.publish(request.dest);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
+  ++rndv_offers_out_[request.dest];
   return true;
 }
 

@@ -72,6 +72,47 @@ TEST(PmlRoute, AnEpochMixingSizesIsNotTimed) {
   EXPECT_EQ(job.p1->epochs_recorded(), 1U);
 }
 
+// Both ways at once: while our own offers wait for the peer, its messages
+// to us are copied out by single copy, never streamed (a stream would wait
+// behind the peer's copies of ours), and no route is timed.
+TEST(PmlRoute, MessagesBothWaysAtOnceAreNeverStreamed) {
+  TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
+  constexpr int kWindow = 16;
+  for (unsigned round = 0; round < 4; ++round) {
+    std::vector<std::vector<std::byte>> out0, out1, in0, in1;
+    std::vector<Request> s0(kWindow), s1(kWindow), r0(kWindow), r1(kWindow);
+    std::vector<Request*> all;
+    for (int i = 0; i < kWindow; ++i) {
+      out0.push_back(pattern(kRndv, 100 * round + static_cast<unsigned>(i)));
+      out1.push_back(pattern(kRndv, 100 * round + 50 + static_cast<unsigned>(i)));
+      in0.emplace_back(kRndv);
+      in1.emplace_back(kRndv);
+    }
+    for (int i = 0; i < kWindow; ++i) {
+      job.p0->start_recv(r0[i], Envelope{kCtx, 1, 1}, in0[i].data(), kRndv);
+      job.p1->start_recv(r1[i], Envelope{kCtx, 0, 1}, in1[i].data(), kRndv);
+      all.insert(all.end(), {&r0[i], &r1[i], &s0[i], &s1[i]});
+    }
+    for (int i = 0; i < kWindow; ++i) {
+      job.p0->start_send(s0[i], 1, Envelope{kCtx, 0, 1}, out0[i].data(), kRndv);
+      job.p1->start_send(s1[i], 0, Envelope{kCtx, 1, 1}, out1[i].data(), kRndv);
+    }
+    job.run(all);
+    for (int i = 0; i < kWindow; ++i) {
+      EXPECT_EQ(in1[i], out0[i]) << "round " << round << " message " << i << " to rank 1";
+      EXPECT_EQ(in0[i], out1[i]) << "round " << round << " message " << i << " to rank 0";
+    }
+  }
+  for (Pml* p : {job.p0.get(), job.p1.get()}) {
+    EXPECT_EQ(p->routes_taken(Route::Stream), 0U);
+    EXPECT_EQ(p->epochs_recorded(), 0U);
+  }
+  // One way again: routes are chosen and timed again.
+  for (unsigned i = 0; i < 8; ++i) send_window(job, {kRndv}, 500 + i);
+  EXPECT_EQ(job.p1->epochs_recorded(), 8U);
+  EXPECT_GE(job.p1->routes_taken(Route::Stream), 1U);
+}
+
 TEST(PmlRoute, ARefusedSingleCopySpoilsItsEpochAndLaterOnesStreamUnchosen) {
   TwoRanks job(choosing(), 64 * 1024, Copy::CmaRefused);
   for (unsigned i = 0; i < 5; ++i) send_window(job, {kRndv, kRndv}, i);
