@@ -139,12 +139,11 @@ class Pml {
   // progress to the end of the last one.
   struct RouteEpoch {
     std::uint64_t started = 0;      // ticks() when it opened
-    std::uint64_t first_bytes = 0;  // the message that opened it: the epoch's size bucket
     std::uint64_t bytes = 0;        // moved by its messages so far
     std::uint32_t in_flight = 0;
     std::uint32_t messages = 0;
     Route route = Route::SingleCopy;
-    bool clean = true;  // all its messages in one bucket, on its route, without a fallback
+    bool clean = true;  // all its messages of chosen sizes, on its route, without a fallback
   };
   struct SendQueue {
     Request* head = nullptr;

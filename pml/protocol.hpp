@@ -11,7 +11,9 @@
 // - rendezvous: an Rts record; once matched the receiver either copies the
 //   payload straight out of the sender (single copy) and answers Fin, or
 //   answers Cts and the sender streams RndvFrag records addressed to the
-//   receiver's request. Large single copies are split: the receiver sends
+//   receiver's request: when single copy is refused, or when the receiver's
+//   RouteChooser (pml/route_chooser.hpp) found streaming the cheaper way
+//   for that size lately. Large single copies are split: the receiver sends
 //   Split, reads the first part while the sender writes the rest, and
 //   answers Fin once the sender's SplitDone arrived.
 // A synchronous send (kSync) carries an 8-byte cookie right after the

@@ -196,23 +196,23 @@ void Pml::on_rndv_fragment(const MatchHeader& header, std::span<const std::byte>
 // (and choosing its route) if none is in progress. Returns its route.
 Route Pml::join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept {
   RouteEpoch& epoch = epochs_[peer];
+  const bool chosen = routes_.chooses(bytes);
   if (epoch.in_flight == 0) {
     epoch = RouteEpoch{};
     epoch.started = ticks();
-    epoch.first_bytes = bytes;
-    epoch.route = routes_.choose(bytes);
+    epoch.route = chosen ? routes_.choose() : Route::SingleCopy;
+    epoch.clean = chosen;
   }
   ++epoch.in_flight;
   ++epoch.messages;
   epoch.bytes += bytes;
   request.in_epoch = true;
-  Route route = epoch.route;
-  if (!routes_.same_bucket(bytes, epoch.first_bytes)) {
-    epoch.clean = false;  // another size: the epoch says nothing of one bucket
-    route = routes_.in_use(bytes);
+  if (!chosen) {
+    epoch.clean = false;  // another size: the epoch says nothing of the chosen ones
+    return Route::SingleCopy;
   }
-  if (routes_.chooses(bytes)) ++routes_taken_[static_cast<std::size_t>(route)];
-  return route;
+  ++routes_taken_[static_cast<std::size_t>(epoch.route)];
+  return epoch.route;
 }
 
 // A rendezvous ended; the last one of an epoch tells the RouteChooser what
@@ -222,7 +222,7 @@ void Pml::leave_epoch(Request& request) noexcept {
   request.in_epoch = false;
   RouteEpoch& epoch = epochs_[request.source_world];
   if (--epoch.in_flight != 0 || !epoch.clean) return;
-  routes_.record(epoch.route, epoch.first_bytes, epoch.bytes, epoch.messages, ticks() - epoch.started);
+  routes_.record(epoch.route, epoch.bytes, epoch.messages, ticks() - epoch.started);
   ++epochs_recorded_;
 }
 

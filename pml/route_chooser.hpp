@@ -20,18 +20,19 @@
 // before it still held (a streamed message queued behind the sender's
 // split writes; split reads done early looked free).
 //
-// Only sizes from `first` (the rendezvous threshold) up to 4x that are
-// chosen for; above them single copy wins either way (measured). Each
-// power-of-two size bucket keeps a route in use and now and then tries the
-// other for as many epochs as it takes to time kTryMessages messages (one
-// osu_bw window; four ping-pongs). Both are judged by their cheapest
-// epoch of the last kWindow: a route's first messages after a change run
-// cold (a lone single copy amid streamed ones cost 1.4x a warm one, and
-// the first epoch of a run far more: it is not counted), and one preempted
-// epoch must not flip the choice. The first try comes once kTryMessages
-// were timed on the route in use; the next kFirstGap epochs after a try
-// that won or came close, four times the previous gap (up to kMaxGap)
-// after one that lost clearly, and at once when the route in use has
+// Only sizes from `first` (the rendezvous threshold) to twice that are
+// chosen for: from 256 KiB single copy was as fast or faster in both
+// placements (measured: osu_bw 256 KiB 39-41 GB/s by single copy, 37 by
+// streaming, even where the ranks share caches). The route in use is kept
+// and now and then the other is tried for as many epochs as it takes to
+// time kTryMessages messages (one osu_bw window; four ping-pongs). Both are
+// judged by their cheapest epoch of the last kWindow: a route's first
+// messages after a change run cold (a lone single copy amid streamed ones
+// cost 1.4x a warm one, and the first epoch of a run far more: it is not
+// counted), and one preempted epoch must not flip the choice. The first
+// try comes once kTryMessages were timed on the route in use; the next
+// kFirstGap epochs after a try that won, four times the previous gap (up
+// to kMaxGap) after one that lost, and at once when the route in use has
 // become dearer than the other's last try.
 #pragma once
 
@@ -46,10 +47,9 @@ enum class Route : std::uint8_t { SingleCopy = 0, Stream = 1 };
 class RouteChooser {
  public:
   static constexpr std::uint32_t kTryMessages = 4;  // a try lasts until this many were timed
-  static constexpr std::uint32_t kFirstGap = 16;    // epochs from a try to the next
+  static constexpr std::uint32_t kFirstGap = 16;    // epochs from a try that won to the next
   static constexpr std::uint32_t kMaxGap = 1024;
   static constexpr std::uint32_t kMaxTryEpochs = 2 * kTryMessages;  // then a try never timed is given up
-  static constexpr int kBuckets = 2;  // [first, 2 first) and [2 first, 4 first)
 
   // `first`: the smallest rendezvous message (0: never choose).
   explicit RouteChooser(std::uint64_t first = 0) noexcept : first_(first) {}
@@ -58,81 +58,63 @@ class RouteChooser {
   bool enabled() const noexcept { return first_ != 0; }
 
   // True if messages of `bytes` have their route chosen here.
-  bool chooses(std::uint64_t bytes) const noexcept { return bucket_of(bytes) >= 0; }
+  bool chooses(std::uint64_t bytes) const noexcept { return first_ != 0 && bytes >= first_ && bytes < 2 * first_; }
 
-  // True if messages of `a` and `b` bytes are chosen for together.
-  bool same_bucket(std::uint64_t a, std::uint64_t b) const noexcept { return bucket_of(a) == bucket_of(b); }
-
-  // The route for an epoch starting with a message of `bytes`.
-  Route choose(std::uint64_t bytes) noexcept {
-    const int b = bucket_of(bytes);
-    if (b < 0) return Route::SingleCopy;
-    Bucket& bucket = buckets_[static_cast<std::size_t>(b)];
-    ++bucket.epochs;
-    if (bucket.trying) {
-      if (++bucket.try_epochs <= kMaxTryEpochs) return other(bucket.in_use);
-      bucket.trying = false;  // its epochs were never timed (spoiled): give it up
-      bucket.next_try = bucket.epochs + bucket.gap;
+  // The route for an epoch of chosen sizes.
+  Route choose() noexcept {
+    ++epochs_;
+    if (trying_) {
+      if (++try_epochs_ <= kMaxTryEpochs) return other(in_use_);
+      trying_ = false;  // its epochs were never timed (spoiled): give it up
+      next_try_ = epochs_ + gap_;
     }
-    if (bucket.epochs < bucket.next_try || bucket.in_use_messages < kTryMessages) return bucket.in_use;
-    bucket.trying = true;
-    bucket.try_epochs = 1;
-    bucket.try_messages = 0;
-    bucket.samples[index(other(bucket.in_use))] = Samples{};  // judged by this try alone
-    return other(bucket.in_use);
+    if (epochs_ < next_try_ || in_use_messages_ < kTryMessages) return in_use_;
+    trying_ = true;
+    try_epochs_ = 1;
+    try_messages_ = 0;
+    samples_[index(other(in_use_))] = Samples{};  // judged by this try alone
+    return other(in_use_);
   }
 
-  // An epoch by `route` of `messages` messages of `bytes` moved
-  // `total_bytes` in `ticks` (of any clock, the same for every call).
-  void record(Route route, std::uint64_t bytes, std::uint64_t total_bytes, std::uint32_t messages,
-              std::uint64_t ticks) noexcept {
-    const int b = bucket_of(bytes);
-    if (b < 0 || total_bytes == 0) return;
-    Bucket& bucket = buckets_[static_cast<std::size_t>(b)];
-    if (!bucket.warm) {  // the first epoch pays for fresh pages: says nothing of its route
-      bucket.warm = true;
+  // An epoch by `route` of `messages` messages moved `bytes` in `ticks`
+  // (of any clock, the same for every call).
+  void record(Route route, std::uint64_t bytes, std::uint32_t messages, std::uint64_t ticks) noexcept {
+    if (bytes == 0) return;
+    if (!warm_) {  // the first epoch pays for fresh pages: says nothing of its route
+      warm_ = true;
       return;
     }
-    Samples& samples = bucket.samples[index(route)];
-    samples.add(ticks * kScale / total_bytes + 1);  // never 0: 0 marks an empty slot
-    if (route == bucket.in_use) {
-      bucket.in_use_messages += messages;
+    Samples& samples = samples_[index(route)];
+    samples.add(ticks * kScale / bytes + 1);  // never 0: 0 marks an empty slot
+    if (route == in_use_) {
+      in_use_messages_ += messages;
       // The route in use became dearer than the other's last try: try
       // that again at once rather than after the gap.
-      if (!bucket.trying && least(samples) > least(bucket.samples[index(other(route))]))
-        bucket.next_try = bucket.epochs + 1;
+      if (!trying_ && least(samples) > least(samples_[index(other(route))])) next_try_ = epochs_ + 1;
       return;
     }
-    if (!bucket.trying || (bucket.try_messages += messages) < kTryMessages) return;
+    if (!trying_ || (try_messages_ += messages) < kTryMessages) return;
     // The try is over: judged by its cheapest recent epoch, as the route in
-    // use is. One clearly dearer makes the next try wait four times as
-    // long (up to kMaxGap epochs), so a losing route costs less and less;
-    // a close or winning one is tried again soon.
-    bucket.trying = false;
-    const std::uint64_t tried = least(samples);
-    const std::uint64_t in_use = least(bucket.samples[index(bucket.in_use)]);
-    if (tried < in_use) {
-      bucket.in_use = route;
-      bucket.in_use_messages = bucket.try_messages;
-      bucket.gap = kFirstGap;
-    } else if (tried * 4 >= in_use * 5) {  // 1.25x dearer or more
-      bucket.gap = bucket.gap * 4 > kMaxGap ? kMaxGap : bucket.gap * 4;
+    // use is. A try that loses makes the next one wait four times as long
+    // (up to kMaxGap epochs): the route in use getting dearer is noticed
+    // at once anyway, so the tries only watch for the other getting cheaper.
+    trying_ = false;
+    if (least(samples) < least(samples_[index(in_use_)])) {
+      in_use_ = route;
+      in_use_messages_ = try_messages_;
+      gap_ = kFirstGap;
     } else {
-      bucket.gap = kFirstGap;
+      gap_ = gap_ * 4 > kMaxGap ? kMaxGap : gap_ * 4;
     }
-    bucket.next_try = bucket.epochs + bucket.gap;
+    next_try_ = epochs_ + gap_;
   }
 
-  // The route in use for `bytes` (SingleCopy outside the chosen sizes).
-  Route in_use(std::uint64_t bytes) const noexcept {
-    const int b = bucket_of(bytes);
-    return b < 0 ? Route::SingleCopy : buckets_[static_cast<std::size_t>(b)].in_use;
-  }
+  // The route in use for chosen sizes.
+  Route in_use() const noexcept { return in_use_; }
 
-  // The current cost per byte of `route` for `bytes` (scaled; 0: unknown).
-  std::uint64_t cost(Route route, std::uint64_t bytes) const noexcept {
-    const int b = bucket_of(bytes);
-    const std::uint64_t c = b < 0 ? kUnknown : least(buckets_[static_cast<std::size_t>(b)].samples[index(route)]);
+  // The current cost per byte of `route` (scaled; 0: unknown).
+  std::uint64_t cost(Route route) const noexcept {
+    const std::uint64_t c = least(samples_[index(route)]);
     return c == kUnknown ? 0 : c;
   }
 
@@ -145,18 +127,6 @@ class RouteChooser {
     std::uint32_t next = 0;
     void add(std::uint64_t sample) noexcept { recent[next++ % kWindow] = sample; }
   };
-  struct Bucket {
-    std::array<Samples, 2> samples{};  // by route
-    Route in_use = Route::SingleCopy;
-    bool warm = false;                  // an epoch was recorded
-    bool trying = false;                // epochs go to the other route
-    std::uint32_t epochs = 0;           // chosen
-    std::uint32_t try_epochs = 0;       // chosen for the current try
-    std::uint32_t try_messages = 0;     // timed in the current try
-    std::uint32_t in_use_messages = 0;  // timed on the route in use
-    std::uint32_t next_try = 0;         // first epoch that may try the other route
-    std::uint32_t gap = kFirstGap;
-  };
 
   static std::uint64_t least(const Samples& samples) noexcept {
     std::uint64_t best = kUnknown;
@@ -166,16 +136,18 @@ class RouteChooser {
   }
   static std::size_t index(Route route) noexcept { return static_cast<std::size_t>(route); }
   static Route other(Route route) noexcept { return route == Route::SingleCopy ? Route::Stream : Route::SingleCopy; }
-  int bucket_of(std::uint64_t bytes) const noexcept {
-    if (first_ == 0 || bytes < first_) return -1;
-    int b = 0;
-    for (std::uint64_t edge = 2 * first_; bytes >= edge; edge *= 2)
-      if (++b == kBuckets) return -1;
-    return b;
-  }
 
   std::uint64_t first_;
-  std::array<Bucket, kBuckets> buckets_{};
+  std::array<Samples, 2> samples_{};  // by route
+  Route in_use_ = Route::SingleCopy;
+  bool warm_ = false;                  // an epoch was recorded
+  bool trying_ = false;                // epochs go to the other route
+  std::uint32_t epochs_ = 0;           // chosen
+  std::uint32_t try_epochs_ = 0;       // chosen for the current try
+  std::uint32_t try_messages_ = 0;     // timed in the current try
+  std::uint32_t in_use_messages_ = 0;  // timed on the route in use
+  std::uint32_t next_try_ = 0;         // first epoch that may try the other route
+  std::uint32_t gap_ = kFirstGap;
 };
 
 }  // namespace shmpi::pml

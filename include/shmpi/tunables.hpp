@@ -58,7 +58,7 @@ inline constexpr TunableSpec kTunables[] = {
      "single-copy mechanism for rendezvous: cma (process_vm_readv) or none (pipelined fallback)",
      TunableKind::Choice, 0, 0, false, "cma|none"},
     {"rndv_route", "auto",
-     "how rendezvous payloads from rndv_threshold to 4x it travel when single copy is permitted: auto (single copy or streamed through the ring, chosen per burst of messages from a peer by what each cost lately, trying the other now and then) or single_copy",
+     "how rendezvous payloads at least rndv_threshold and below twice it travel when single copy is permitted: auto (single copy or streamed through the ring, chosen per burst of messages from a peer by what each cost lately, trying the other now and then) or single_copy",
      TunableKind::Choice, 0, 0, false, "auto|single_copy"},
     {"numa_policy", "local",
      "placement of receive segments and fragments: local to the rank's CPU, interleave, or none",

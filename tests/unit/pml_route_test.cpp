@@ -46,7 +46,7 @@ void send_window(TwoRanks& job, const std::vector<std::size_t>& sizes, unsigned 
 
 TEST(PmlRoute, EachLoneMessageIsAnEpochAndBothRoutesDeliverExactly) {
   TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
-  for (unsigned i = 0; i < 40; ++i) send_window(job, {kRndv + i * 4099}, i);
+  for (unsigned i = 0; i < 40; ++i) send_window(job, {kRndv + i * 3001}, i);  // up to 248 KiB
   EXPECT_EQ(job.p1->epochs_recorded(), 40U);
   EXPECT_GE(job.p1->routes_taken(Route::Stream), 1U);  // the third epoch tries it at least
   EXPECT_GE(job.p1->routes_taken(Route::SingleCopy), 2U);
@@ -65,8 +65,8 @@ TEST(PmlRoute, AWindowOfMessagesIsOneEpochOnOneRoute) {
 
 TEST(PmlRoute, AnEpochMixingSizesIsNotTimed) {
   TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
-  send_window(job, {kRndv, std::size_t{1} << 20, kRndv}, 1);  // 1 MiB: outside the chosen sizes
-  send_window(job, {kRndv, 2 * kRndv}, 2);                    // two size buckets
+  send_window(job, {kRndv, std::size_t{1} << 20, kRndv}, 1);  // 1 MiB: not a chosen size
+  send_window(job, {2 * kRndv, kRndv}, 2);                    // opened by one not chosen
   EXPECT_EQ(job.p1->epochs_recorded(), 0U);
   send_window(job, {kRndv, kRndv}, 3);
   EXPECT_EQ(job.p1->epochs_recorded(), 1U);
