@@ -70,9 +70,11 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
   BoxWriter box_writer;
   BoxReader box_reader;
   if (fast_box_) {
-    auto* box = peer < rank_ ? reinterpret_cast<FastBox*>(segment.data() + layout_.box_offset(rank_))
-                             : reinterpret_cast<FastBox*>(own_.data() + layout_.box_offset(peer));
-    box_ends_[peer] = BoxEnd{&box->half[peer < rank_ ? 1 : 0], &box->half[peer < rank_ ? 0 : 1]};
+    const bool peer_is_lower = peer < rank_;
+    auto* box = peer_is_lower ? reinterpret_cast<FastBox*>(segment.data() + layout_.box_offset(rank_))
+                              : reinterpret_cast<FastBox*>(own_.data() + layout_.box_offset(peer));
+    const int ours = peer_is_lower ? 1 : 0;
+    box_ends_[peer] = BoxEnd{&box->half[ours], &box->half[1 - ours]};
     box_writer = BoxWriter(&box_ends_[peer]);
     box_reader = BoxReader(&box_ends_[peer]);
   }

@@ -264,7 +264,8 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.part_failed = false;
   request.awaiting_peer = false;
   request.in_epoch = false;
-  if (routes_.enabled() && peer != transport_.rank() && single_copy_on()) {
+  const bool cross_process = peer != transport_.rank() && single_copy_on();  // CMA can reach the sender
+  if (routes_.enabled() && cross_process) {
     if (rndv_offers_out_[peer] != 0) {
       // Both ways at once (osu_bibw): the peer is busy copying our messages,
       // so a stream would wait for it (a tried one cost a whole window),
@@ -276,8 +277,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
       return;
     }
   }
-  if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
-      single_copy_on()) {
+  if (peer_can_write && cross_process && limits_.split_threshold != 0 && n >= limits_.split_threshold) {
     start_split(request, n);
     return;
   }
