@@ -33,15 +33,16 @@
 
 namespace shmpi::btl {
 
+inline constexpr std::size_t kBoxHalf = kCacheLine / 2;
 inline constexpr std::size_t kBoxBody = 20;  // a 12-byte match prefix and 8 bytes
 
-struct alignas(kSlot) BoxHalf {
+struct alignas(kBoxHalf) BoxHalf {
   std::uint32_t word;         // sequence << 8 | body length; accessed through std::atomic_ref
   std::uint32_t acked;        // last sequence consumed from the other half; std::atomic_ref
   std::uint32_t ring_before;  // ring records the owner committed before this message
   std::byte body[kBoxBody];
 };
-static_assert(sizeof(BoxHalf) == kSlot);
+static_assert(sizeof(BoxHalf) == kBoxHalf);
 
 struct alignas(kCacheLine) FastBox {
   BoxHalf half[2];  // half[0] owned by the pair's lower rank

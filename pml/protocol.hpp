@@ -61,8 +61,9 @@ static_assert(sizeof(MatchPrefix) == 12);
 // Every record but Eager carries the prefix and then an 8-byte length. An
 // Eager record carries only the prefix: its length is the rest of the record
 // (less the cookie of a synchronous send). Behind the ring's 4-byte record
-// header, a message of up to 16 bytes fits one 32-byte ring slot, one of up
-// to 48 bytes one cache line, and the payload starts 16-byte aligned.
+// header, a message of up to 16 bytes takes 32 bytes of ring, one of up to
+// 32 bytes 48, one of up to 48 bytes one cache line, and the payload starts
+// 16-byte aligned.
 inline constexpr std::size_t kPrefixBytes = sizeof(MatchPrefix);
 inline constexpr std::size_t kLengthBytes = sizeof(std::uint64_t);
 inline constexpr std::size_t kHeaderBytes = kPrefixBytes + kLengthBytes;

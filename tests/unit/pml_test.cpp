@@ -238,17 +238,19 @@ TEST(Pml, EagerLengthIsImpliedExactlyForEverySmallSize) {
 }
 
 // The wire cost of a small message: behind the ring's 4-byte record header
-// and the 12-byte match prefix, a message of up to 16 bytes takes one
-// 32-byte ring slot and one of up to 48 bytes one cache line. Counted by
-// how many messages a 4 KiB ring takes before a send has to wait (one slot
-// stays free as the terminator), then every message arrives intact.
+// and the 12-byte match prefix, a message of up to 16 bytes takes 32 bytes
+// of ring (two 16-byte slots), one of up to 32 bytes 48 (three records in
+// two cache lines) and one of up to 48 bytes one cache line. Counted by how
+// many messages a 4 KiB ring takes before a send has to wait (one 16-byte
+// slot stays free as the terminator), then every message arrives intact.
 TEST(Pml, SmallMessagesPackIntoRingSlots) {
   constexpr std::size_t kRing = 4096;
   struct Case {
     std::size_t bytes;
     std::size_t fit;
   };
-  for (Case c : {Case{16, kRing / 32 - 1}, Case{17, kRing / 64 - 1}, Case{48, kRing / 64 - 1}}) {
+  for (Case c : {Case{16, kRing / 32 - 1}, Case{17, (kRing - 16) / 48}, Case{32, (kRing - 16) / 48},
+                 Case{33, kRing / 64 - 1}, Case{48, kRing / 64 - 1}}) {
     TwoRanks job(ProtocolLimits{512, 1024, 16384, 65536}, kRing);
     std::vector<std::vector<std::byte>> data;
     std::vector<Request> sends(c.fit + 1), recvs(c.fit + 1);

@@ -75,7 +75,7 @@ TEST(Ring, FullRingRefusesUntilDrained) {
   TestRing ring(4096);
   std::uint64_t pushed = 0;
   while (push_value(ring.writer, pushed)) ++pushed;
-  // An 8-byte value plus the ring header fills one 32-byte slot; one
+  // An 8-byte value plus the ring header fits one 16-byte slot; one
   // terminator slot is kept free.
   EXPECT_EQ(pushed, 4096 / kSlot - 1);
   EXPECT_FALSE(push_value(ring.writer, pushed));
