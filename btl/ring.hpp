@@ -39,6 +39,9 @@ namespace shmpi::btl {
 
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kSlot = 16;  // record alignment
+// A small message's record: header word, a 12-byte match header, up to 16
+// bytes of payload.
+inline constexpr std::size_t kSmallRecord = 2 * kSlot;
 
 struct alignas(kCacheLine) RingControl {
   std::atomic<std::uint64_t> tail;  // consumer's read position (monotonic)
@@ -123,10 +126,11 @@ class RingWriter {
     publish(head_ & (size_ - 1), pending_length_);  // the head moves only here and at a wrap
     head_ += record_bytes(pending_length_);
     // Take ownership now of the line the next small record's terminator
-    // goes to. Its store must become visible before that record's stamp
-    // (stores drain in order), so fetching it on the critical path would
-    // add a cross-core transfer to every small message.
-    __builtin_prefetch(cells_ + ((head_ + kSlot) & (size_ - 1)), 1, 3);
+    // goes to (a small message's record is two slots). Its store must
+    // become visible before that record's stamp (stores drain in order), so
+    // fetching it on the critical path would add a cross-core transfer to
+    // every small message.
+    __builtin_prefetch(cells_ + ((head_ + kSmallRecord) & (size_ - 1)), 1, 3);
   }
 
   // Copies a record made of `head` then `body` into the ring and commits.
