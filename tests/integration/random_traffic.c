@@ -18,12 +18,14 @@
  *    MPI_Improbe + MPI_Mrecv;
  *  - any source: MPI_Recv from MPI_ANY_SOURCE with MPI_ANY_TAG or a tag.
  *
- * With the source named, MPI's matching rules fix which message each
- * receive gets (each source's messages match in the order they were sent),
- * so the test predicts it and checks status source, tag, count and every
- * byte; with MPI_ANY_SOURCE it checks the message is the earliest one of the
- * sender the status names that the receive could match. A barrier ends each
- * round, so no receive can take a later round's message.
+ * Messages travel on MPI_COMM_WORLD, a duplicate, and a split that numbers
+ * the ranks in reverse. With the source named, MPI's matching rules fix
+ * which message each receive gets (each source's messages match in the
+ * order they were sent), so the test predicts it and checks status source,
+ * tag, count and every byte; with MPI_ANY_SOURCE it checks the message is
+ * the earliest one of the sender the status names that the receive could
+ * match. A barrier ends each round, so no receive can take a later round's
+ * message.
  *
  * Prints "random_traffic: rank R OK (M messages, B bytes)". */
 #include <mpi.h>
@@ -38,7 +40,7 @@ enum { MAX_PER_ROUND = 8, NUM_TAGS = 4, MAX_RANKS = 64 };
 enum { SEND_PLAIN, SEND_SYNC, SEND_BUFFERED };
 
 typedef struct {
-  int dst, tag, mode;
+  int dst, tag, mode, comm; /* dst: world rank; comm: index into comms */
   size_t size;
 } Message;
 
@@ -50,9 +52,19 @@ typedef struct {
 /* A receive's prediction: the message (sender, index in the sender's outbox). */
 typedef struct {
   int src, index;
-  int want_src, want_tag;
+  int want_src, want_tag, comm;
   size_t capacity;
 } Planned;
+
+/* Messages travel on MPI_COMM_WORLD, a duplicate of it, and a split of it
+ * that numbers the ranks in reverse, so contexts must keep them apart and
+ * ranks must be translated. */
+enum { NUM_COMMS = 3 };
+static MPI_Comm comms[NUM_COMMS];
+static int world_size;
+
+/* Rank in comms[c] of world rank `rank`, and back (the map is its own inverse). */
+static int rank_in(int c, int rank) { return c == 2 ? world_size - 1 - rank : rank; }
 
 static uint64_t splitmix(uint64_t *state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -87,6 +99,7 @@ static void plan_round(uint64_t seed, int round, int ranks, Outbox *out) {
       Message *m = &out[s].msgs[i];
       m->dst = below(&state, ranks);
       m->tag = below(&state, NUM_TAGS);
+      m->comm = below(&state, NUM_COMMS);
       m->size = draw_size(&state);
       m->mode = below(&state, 4) == 0 ? SEND_SYNC : SEND_PLAIN;
       if (m->size <= 4096 && below(&state, 4) == 0) m->mode = SEND_BUFFERED;
@@ -117,12 +130,12 @@ static int pending_total(const Pending *p, int ranks) {
   return total;
 }
 
-/* Removes and returns the earliest pending message of `src` with `tag`
- * (or any tag); -1 if none. */
-static int take(Pending *p, const Outbox *out, int src, int tag) {
+/* Removes and returns the earliest pending message of `src` on `comm` with
+ * `tag` (or any tag); -1 if none. */
+static int take(Pending *p, const Outbox *out, int src, int tag, int comm) {
   for (int k = 0; k < p->count[src]; ++k) {
     const int i = p->index[src][k];
-    if (tag != MPI_ANY_TAG && out[src].msgs[i].tag != tag) continue;
+    if (out[src].msgs[i].comm != comm || (tag != MPI_ANY_TAG && out[src].msgs[i].tag != tag)) continue;
     memmove(&p->index[src][k], &p->index[src][k + 1], (size_t)(p->count[src] - k - 1) * sizeof(int));
     --p->count[src];
     return i;
@@ -130,18 +143,24 @@ static int take(Pending *p, const Outbox *out, int src, int tag) {
   return -1;
 }
 
-/* A receive for some pending message: names a random sender that still owes
- * us one, and that message's tag or MPI_ANY_TAG; predicts the match. */
+/* A random message still owed to us: its sender and index. */
+static int some_pending(const Pending *p, int ranks, uint64_t *state, int *src) {
+  do *src = below(state, ranks);
+  while (p->count[*src] == 0);
+  return p->index[*src][below(state, p->count[*src])];
+}
+
+/* A receive for some pending message: names its sender and communicator,
+ * and its tag or MPI_ANY_TAG; predicts the match. */
 static Planned plan_receive(Pending *p, const Outbox *out, int ranks, uint64_t *state) {
   int src;
-  do src = below(state, ranks);
-  while (p->count[src] == 0);
-  const int some = p->index[src][below(state, p->count[src])];
+  const int some = some_pending(p, ranks, state, &src);
   Planned r;
   r.src = src;
-  r.want_src = src;
+  r.comm = out[src].msgs[some].comm;
+  r.want_src = rank_in(r.comm, src);
   r.want_tag = below(state, 2) == 0 ? MPI_ANY_TAG : out[src].msgs[some].tag;
-  r.index = take(p, out, src, r.want_tag);
+  r.index = take(p, out, src, r.want_tag, r.comm);
   r.capacity = out[src].msgs[r.index].size + (size_t)below(state, 3) * 40;
   return r;
 }
@@ -153,9 +172,10 @@ static void check_received(const Outbox *out, int round, int me, int src, int in
   const Message *m = &out[src].msgs[index];
   int count = -1;
   MPI_Get_count(st, MPI_BYTE, &count);
-  CHECK(st->MPI_SOURCE == src && st->MPI_TAG == m->tag && count == (int)m->size,
-        "round %d %s: expected message %d of rank %d (tag %d, %zu bytes), status says source %d tag %d count %d",
-        round, how, index, src, m->tag, m->size, st->MPI_SOURCE, st->MPI_TAG, count);
+  CHECK(st->MPI_SOURCE == rank_in(m->comm, src) && st->MPI_TAG == m->tag && count == (int)m->size,
+        "round %d %s: expected message %d of rank %d (comm %d, tag %d, %zu bytes), status says source %d tag %d "
+        "count %d",
+        round, how, index, src, m->comm, m->tag, m->size, st->MPI_SOURCE, st->MPI_TAG, count);
   if (count == (int)m->size)
     CHECK(pattern_ok(buf, m->size, content_seed(round, src, index)),
           "round %d %s: bytes of message %d of rank %d (%zu bytes) to rank %d differ", round, how, index, src,
@@ -180,7 +200,7 @@ static void receive_posted(const Outbox *out, Pending *p, int ranks, int round, 
   for (int k = 0; k < n; ++k) {
     plans[k] = plan_receive(p, out, ranks, state);
     MPI_Irecv(slot_buffer(slots, k, plans[k].capacity), (int)plans[k].capacity, MPI_BYTE, plans[k].want_src,
-              plans[k].want_tag, MPI_COMM_WORLD, &requests[k]);
+              plans[k].want_tag, comms[plans[k].comm], &requests[k]);
   }
   const int how = below(state, 5);
   static const char *const kHow[] = {"Waitall", "Waitany", "Waitsome", "Testsome", "Wait reversed"};
@@ -229,47 +249,46 @@ static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round
     if (how == 1 || how == 2) {
       int flag = 0;
       if (how == 1) {
-        MPI_Probe(r.want_src, r.want_tag, MPI_COMM_WORLD, &st);
+        MPI_Probe(r.want_src, r.want_tag, comms[r.comm], &st);
       } else {
-        while (!flag) MPI_Iprobe(r.want_src, r.want_tag, MPI_COMM_WORLD, &flag, &st);
+        while (!flag) MPI_Iprobe(r.want_src, r.want_tag, comms[r.comm], &flag, &st);
       }
       int count = -1;
       MPI_Get_count(&st, MPI_BYTE, &count);
-      CHECK(st.MPI_SOURCE == r.src && st.MPI_TAG == m->tag && count == (int)m->size,
+      CHECK(st.MPI_SOURCE == r.want_src && st.MPI_TAG == m->tag && count == (int)m->size,
             "round %d %s: probe found source %d tag %d count %d, expected message %d of rank %d (tag %d, %zu bytes)",
             round, kHow[how], st.MPI_SOURCE, st.MPI_TAG, count, r.index, r.src, m->tag, m->size);
     }
     if (how == 3) {
       int flag = 0;
       MPI_Message message = MPI_MESSAGE_NULL;
-      while (!flag) MPI_Improbe(r.want_src, r.want_tag, MPI_COMM_WORLD, &flag, &message, &st);
+      while (!flag) MPI_Improbe(r.want_src, r.want_tag, comms[r.comm], &flag, &message, &st);
       MPI_Mrecv(buf, (int)r.capacity, MPI_BYTE, &message, &st);
     } else {
-      MPI_Recv(buf, (int)r.capacity, MPI_BYTE, r.want_src, r.want_tag, MPI_COMM_WORLD, &st);
+      MPI_Recv(buf, (int)r.capacity, MPI_BYTE, r.want_src, r.want_tag, comms[r.comm], &st);
     }
     check_received(out, round, me, r.src, r.index, &st, buf, kHow[how]);
   }
 }
 
-/* Any source: MPI_Recv from MPI_ANY_SOURCE, with MPI_ANY_TAG or the tag of
- * a message still owed; the status names the sender. */
+/* Any source: MPI_Recv from MPI_ANY_SOURCE on the communicator of a message
+ * still owed, with MPI_ANY_TAG or that message's tag; the status names the
+ * sender. */
 static void receive_any_source(const Outbox *out, Pending *p, int ranks, int round, int me, uint64_t *state,
                                unsigned char **slots, size_t largest) {
   unsigned char *buf = slot_buffer(slots, 0, largest);
   while (pending_total(p, ranks) != 0) {
-    int tag = MPI_ANY_TAG;
-    if (below(state, 2) == 0) {
-      int src;
-      do src = below(state, ranks);
-      while (p->count[src] == 0);
-      tag = out[src].msgs[p->index[src][below(state, p->count[src])]].tag;
-    }
+    int some_src;
+    const int some_index = some_pending(p, ranks, state, &some_src);
+    const Message *some = &out[some_src].msgs[some_index];
+    const int comm = some->comm;
+    const int tag = below(state, 2) == 0 ? MPI_ANY_TAG : some->tag;
     MPI_Status st;
-    MPI_Recv(buf, (int)largest, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &st);
-    const int src = st.MPI_SOURCE;
-    const int index = src >= 0 && src < ranks ? take(p, out, src, tag) : -1;
-    CHECK(index >= 0, "round %d any source: status source %d tag %d (asked %d) names no message owed", round, src,
-          st.MPI_TAG, tag);
+    MPI_Recv(buf, (int)largest, MPI_BYTE, MPI_ANY_SOURCE, tag, comms[comm], &st);
+    const int src = st.MPI_SOURCE >= 0 && st.MPI_SOURCE < ranks ? rank_in(comm, st.MPI_SOURCE) : -1;
+    const int index = src >= 0 ? take(p, out, src, tag, comm) : -1;
+    CHECK(index >= 0, "round %d any source: status source %d tag %d (asked %d, comm %d) names no message owed",
+          round, st.MPI_SOURCE, st.MPI_TAG, tag, comm);
     if (index < 0) return;
     check_received(out, round, me, src, index, &st, buf, tag == MPI_ANY_TAG ? "any source, any tag" : "any source");
   }
@@ -280,6 +299,7 @@ int main(int argc, char **argv) {
   int ranks = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  world_size = ranks;
   if (argc != 3 || ranks > MAX_RANKS) {
     if (check_rank == 0) fprintf(stderr, "usage: random_traffic SEED ROUNDS (at most %d ranks)\n", MAX_RANKS);
     MPI_Finalize();
@@ -288,6 +308,9 @@ int main(int argc, char **argv) {
   const uint64_t seed = strtoull(argv[1], NULL, 10);
   const int rounds = atoi(argv[2]);
   const int me = check_rank;
+  comms[0] = MPI_COMM_WORLD;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, ranks - me, &comms[2]);
 
   const int bsend_bytes = MAX_PER_ROUND * (4096 + MPI_BSEND_OVERHEAD);
   void *bsend_buffer = malloc((size_t)bsend_bytes);
@@ -306,11 +329,11 @@ int main(int argc, char **argv) {
       send_bufs[i] = realloc(send_bufs[i], m->size == 0 ? 1 : m->size);
       fill_pattern(send_bufs[i], m->size, content_seed(round, me, i));
       if (m->mode == SEND_BUFFERED) {
-        MPI_Ibsend(send_bufs[i], (int)m->size, MPI_BYTE, m->dst, m->tag, MPI_COMM_WORLD, &sends[i]);
+        MPI_Ibsend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
       } else if (m->mode == SEND_SYNC) {
-        MPI_Issend(send_bufs[i], (int)m->size, MPI_BYTE, m->dst, m->tag, MPI_COMM_WORLD, &sends[i]);
+        MPI_Issend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
       } else {
-        MPI_Isend(send_bufs[i], (int)m->size, MPI_BYTE, m->dst, m->tag, MPI_COMM_WORLD, &sends[i]);
+        MPI_Isend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
       }
     }
 
@@ -349,6 +372,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < ranks * MAX_PER_ROUND; ++k) free(slots[k]);
   free(slots);
   free(out);
+  MPI_Comm_free(&comms[1]);
+  MPI_Comm_free(&comms[2]);
   if (check_failures == 0)
     printf("random_traffic: rank %d OK (%lld messages, %lld bytes)\n", me, messages_checked, bytes_checked);
   MPI_Finalize();
