@@ -8,14 +8,17 @@
  * random number of messages to random ranks, itself included, with random
  * tags and sizes drawn across every protocol: 0 B, the fast box, eager,
  * fragmented, rendezvous and split single copies, each default threshold
- * -1 / 0 / +1, and log-uniform sizes up to 2 MiB. Then it receives what the
- * schedule sends it, in one of three ways chosen at random per round:
+ * -1 / 0 / +1, and log-uniform sizes up to 2 MiB; some send requests are
+ * freed at once (MPI_Request_free). Then it receives what the schedule sends
+ * it, in one of three ways chosen at random per round:
  *
  *  - posted: MPI_Irecv for every message, each naming its source and either
  *    the tag or MPI_ANY_TAG, completed by MPI_Waitall, MPI_Waitany,
- *    MPI_Waitsome, MPI_Testsome or MPI_Wait in reverse order;
- *  - blocking: MPI_Recv one at a time, some after MPI_Probe, MPI_Iprobe or
- *    MPI_Improbe + MPI_Mrecv;
+ *    MPI_Waitsome, MPI_Testsome, MPI_Testany, MPI_Testall or MPI_Wait in
+ *    reverse order, with a receive nothing matches posted among them and
+ *    cancelled in half the rounds;
+ *  - blocking: MPI_Recv one at a time, some after MPI_Probe or MPI_Iprobe,
+ *    or MPI_Improbe + MPI_Mrecv, or MPI_Mprobe + MPI_Imrecv;
  *  - any source: MPI_Recv from MPI_ANY_SOURCE with MPI_ANY_TAG or a tag.
  *
  * Messages travel on MPI_COMM_WORLD, a duplicate, and a split that numbers
@@ -189,25 +192,50 @@ static unsigned char *slot_buffer(unsigned char **slots, int k, size_t bytes) {
   return slots[k];
 }
 
-/* Posted: one MPI_Irecv per message, completed in a random way. */
+/* A receive posted among the others that no message matches, then cancelled. */
+static void cancel_decoy(MPI_Request *decoy, int round) {
+  if (*decoy == MPI_REQUEST_NULL) return;
+  MPI_Status st;
+  int cancelled = 0;
+  MPI_Cancel(decoy);
+  MPI_Wait(decoy, &st);
+  MPI_Test_cancelled(&st, &cancelled);
+  CHECK(cancelled && *decoy == MPI_REQUEST_NULL, "round %d: a receive no message matches was not cancelled", round);
+}
+
+/* Posted: one MPI_Irecv per message, completed in a random way; in half the
+ * rounds a receive nothing matches is posted among them and cancelled. */
 static void receive_posted(const Outbox *out, Pending *p, int ranks, int round, int me, uint64_t *state,
                            unsigned char **slots) {
+  enum { kDecoyTag = NUM_TAGS + 95 };
   const int n = pending_total(p, ranks);
   Planned plans[MAX_RANKS * MAX_PER_ROUND];
   MPI_Request requests[MAX_RANKS * MAX_PER_ROUND];
   MPI_Status statuses[MAX_RANKS * MAX_PER_ROUND];
   int indices[MAX_RANKS * MAX_PER_ROUND];
-  for (int k = 0; k < n; ++k) {
+  const int decoy_at = below(state, 2) == 0 ? below(state, n + 1) : -1;
+  MPI_Request decoy = MPI_REQUEST_NULL;
+  unsigned char decoy_buffer[8];
+  for (int k = 0; k <= n; ++k) {
+    if (k == decoy_at)
+      MPI_Irecv(decoy_buffer, (int)sizeof decoy_buffer, MPI_BYTE, below(state, ranks), kDecoyTag,
+                comms[below(state, NUM_COMMS)], &decoy);
+    if (k == n) break;
     plans[k] = plan_receive(p, out, ranks, state);
     MPI_Irecv(slot_buffer(slots, k, plans[k].capacity), (int)plans[k].capacity, MPI_BYTE, plans[k].want_src,
               plans[k].want_tag, comms[plans[k].comm], &requests[k]);
   }
-  const int how = below(state, 5);
-  static const char *const kHow[] = {"Waitall", "Waitany", "Waitsome", "Testsome", "Wait reversed"};
+  cancel_decoy(&decoy, round);
+  const int how = below(state, 7);
+  static const char *const kHow[] = {"Waitall", "Waitany", "Waitsome", "Testsome", "Wait reversed", "Testany",
+                                     "Testall"};
   if (how == 0) {
     MPI_Waitall(n, requests, statuses);
   } else if (how == 4) {
     for (int k = n - 1; k >= 0; --k) MPI_Wait(&requests[k], &statuses[k]);
+  } else if (how == 6) {
+    int flag = 0;
+    while (!flag) MPI_Testall(n, requests, &flag, statuses);
   } else {
     int done = 0;
     while (done < n) {
@@ -216,6 +244,12 @@ static void receive_posted(const Outbox *out, Pending *p, int ranks, int round, 
         MPI_Status st;
         MPI_Waitany(n, requests, &indices[0], &st);
         got = indices[0] == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+        if (got == 1) statuses[indices[0]] = st;
+      } else if (how == 5) {
+        MPI_Status st;
+        int flag = 0;
+        MPI_Testany(n, requests, &indices[0], &flag, &st);
+        got = !flag ? 0 : indices[0] == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
         if (got == 1) statuses[indices[0]] = st;
       } else {
         MPI_Status some[MAX_RANKS * MAX_PER_ROUND];
@@ -239,12 +273,12 @@ static void receive_posted(const Outbox *out, Pending *p, int ranks, int round, 
 /* Blocking: MPI_Recv one message at a time, some after a probe. */
 static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round, int me, uint64_t *state,
                              unsigned char **slots) {
-  static const char *const kHow[] = {"Recv", "Probe+Recv", "Iprobe+Recv", "Improbe+Mrecv"};
+  static const char *const kHow[] = {"Recv", "Probe+Recv", "Iprobe+Recv", "Improbe+Mrecv", "Mprobe+Imrecv"};
   while (pending_total(p, ranks) != 0) {
     const Planned r = plan_receive(p, out, ranks, state);
     const Message *m = &out[r.src].msgs[r.index];
     unsigned char *buf = slot_buffer(slots, 0, r.capacity);
-    const int how = below(state, 4);
+    const int how = below(state, 5);
     MPI_Status st;
     if (how == 1 || how == 2) {
       int flag = 0;
@@ -264,6 +298,13 @@ static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round
       MPI_Message message = MPI_MESSAGE_NULL;
       while (!flag) MPI_Improbe(r.want_src, r.want_tag, comms[r.comm], &flag, &message, &st);
       MPI_Mrecv(buf, (int)r.capacity, MPI_BYTE, &message, &st);
+    } else if (how == 4) {
+      MPI_Message message = MPI_MESSAGE_NULL;
+      MPI_Request request = MPI_REQUEST_NULL;
+      MPI_Mprobe(r.want_src, r.want_tag, comms[r.comm], &message, &st);
+      MPI_Imrecv(buf, (int)r.capacity, MPI_BYTE, &message, &request);
+      CHECK(message == MPI_MESSAGE_NULL, "round %d Mprobe+Imrecv: message handle not consumed", round);
+      MPI_Wait(&request, &st);
     } else {
       MPI_Recv(buf, (int)r.capacity, MPI_BYTE, r.want_src, r.want_tag, comms[r.comm], &st);
     }
@@ -324,6 +365,7 @@ int main(int argc, char **argv) {
     plan_round(seed, round, ranks, out);
     MPI_Request sends[MAX_PER_ROUND];
     const Outbox *mine = &out[me];
+    uint64_t state = seed ^ ((uint64_t)(me + 1) << 40) ^ ((uint64_t)round << 8);
     for (int i = 0; i < mine->count; ++i) {
       const Message *m = &mine->msgs[i];
       send_bufs[i] = realloc(send_bufs[i], m->size == 0 ? 1 : m->size);
@@ -335,6 +377,9 @@ int main(int argc, char **argv) {
       } else {
         MPI_Isend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
       }
+      /* Some sends are let go: the buffer is reused only after the barrier,
+       * by when the message has been received. */
+      if (below(&state, 8) == 0) MPI_Request_free(&sends[i]);
     }
 
     Pending pending;
@@ -343,7 +388,6 @@ int main(int argc, char **argv) {
     for (int s = 0; s < ranks; ++s)
       for (int k = 0; k < pending.count[s]; ++k)
         if (out[s].msgs[pending.index[s][k]].size > largest) largest = out[s].msgs[pending.index[s][k]].size;
-    uint64_t state = seed ^ ((uint64_t)(me + 1) << 40) ^ ((uint64_t)round << 8);
     const int way = below(&state, 3);
     if (way == 0) receive_posted(out, &pending, ranks, round, me, &state, slots);
     if (way == 1) receive_blocking(out, &pending, ranks, round, me, &state, slots);
