@@ -38,3 +38,13 @@ foreach(entry IN LISTS soak_settings)
     math(EXPR seed "${seed} + 1")
   endforeach()
 endforeach()
+
+# Many ranks on two cores: 16 with rings small enough to fill, and the
+# 64-rank limit the footprint is sized for.
+shmpi_case(random_traffic.np16.tiny_ring TIMEOUT 120 ARGS
+  --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 16 --no-match "FAIL" --
+  ${SHMPI_RUN} -n 16 --oversubscribe --set eager_limit=64 --set ring_size=4096
+  $<TARGET_FILE:random_traffic> 201 60)
+shmpi_case(random_traffic.np64 TIMEOUT 180 ARGS
+  --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 64 --no-match "FAIL" --
+  ${SHMPI_RUN} -n 64 --oversubscribe $<TARGET_FILE:random_traffic> 202 20)
