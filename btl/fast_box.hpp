@@ -1,5 +1,5 @@
 // FastBox: one cache line shared by a pair of ranks, carrying one small
-// record each way.
+// record at a time, in either direction.
 //
 // A ping-pong through two rings moves two lines per round trip (each side
 // polls the line the other writes); the same ping-pong through one line
@@ -7,21 +7,21 @@
 // these machines is 1.1-1.4x faster (measured: 225 vs 307 ns one-way with
 // both words in one line, the same as one word passed back and forth).
 //
-// The line has two 32-byte halves; each is written only by its owner (the
-// pair's lower rank owns half 0):
-// - word: the owner's message stamp (24-bit sequence, never 0 once used)
-//   and body length, published last with a release store;
-// - acked: the sequence of the last message the owner consumed from the
-//   other half, so the other side knows its half may be reused; written
-//   with the owner's next message or, failing that, on its next idle poll;
-// - ring_before: how many ring records the owner had committed to the
-//   other side before this message, which orders box and ring records.
-// A record goes in the box only if it fits and the peer has acknowledged
-// the previous box message; everything else takes the ring. The reader
-// delivers a box message once it has consumed `ring_before` ring records
-// from that peer, and checks the box before each ring record it delivers
-// (after that record's acquire load, so a box message published before
-// the record is visible by then).
+// The line is a token that one rank holds at a time; only the holder writes
+// it. Its state word says who wrote the line last and whether that record
+// is still pending (not yet consumed):
+// - written by W, consumed: W holds the line and may write its next record;
+// - written by W, pending: W may not write; once the peer has delivered the
+//   record it holds the line, and either writes its own record over it (a
+//   reply: the line moves once per message) or, on a poll that finds
+//   nothing, hands the line back to W by marking the record consumed.
+// A record also carries `ring_before`, how many ring records its writer had
+// committed to the peer before it, which orders box and ring records: the
+// reader delivers a box record once it has consumed that many ring records
+// from the peer, and checks the box before each ring record it delivers
+// (after that record's acquire load, so a box record published before the
+// ring record is visible by then). Records that do not fit, or find the
+// line held by the peer, take the ring.
 #pragma once
 
 #include <atomic>
@@ -33,117 +33,114 @@
 
 namespace shmpi::btl {
 
-inline constexpr std::size_t kBoxHalf = kCacheLine / 2;
-inline constexpr std::size_t kBoxBody = 20;  // a 12-byte match prefix and 8 bytes
+inline constexpr std::size_t kBoxBody = kCacheLine - 8;  // a 12-byte match prefix and up to 44 bytes
 
-struct alignas(kBoxHalf) BoxHalf {
-  std::uint32_t word;         // sequence << 8 | body length; accessed through std::atomic_ref
-  std::uint32_t acked;        // last sequence consumed from the other half; std::atomic_ref
-  std::uint32_t ring_before;  // ring records the owner committed before this message
-  std::byte body[kBoxBody];
-};
-static_assert(sizeof(BoxHalf) == kBoxHalf);
-
+// The body starts 4 bytes into the line, as a ring record's does into its
+// slot, so what the pml writes after its 12-byte prefix is 16-byte aligned.
 struct alignas(kCacheLine) FastBox {
-  BoxHalf half[2];  // half[0] owned by the pair's lower rank
+  std::uint32_t state;        // writer, pending, body length; accessed through std::atomic_ref
+  std::byte body[kBoxBody];
+  std::uint32_t ring_before;  // ring records the writer committed before this record
 };
 static_assert(sizeof(FastBox) == kCacheLine);
+static_assert(offsetof(FastBox, body) % 16 == 4, "a body must start where a ring record's body does");
 
 namespace box_detail {
-inline constexpr unsigned kSequenceShift = 8;
 inline constexpr std::uint32_t kLengthMask = 0xFFu;
+inline constexpr unsigned kWriterShift = 8;      // 0: the pair's lower rank, 1: the higher
+inline constexpr std::uint32_t kPending = 1u << 9;
 inline std::uint32_t load(const std::uint32_t& word) noexcept {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(word)).load(std::memory_order_acquire);
 }
 inline void store(std::uint32_t& word, std::uint32_t value) noexcept {
   std::atomic_ref<std::uint32_t>(word).store(value, std::memory_order_release);
 }
+inline std::uint32_t writer_of(std::uint32_t state) noexcept { return state >> kWriterShift & 1u; }
 }  // namespace box_detail
 
-// One rank's end of a pair's box: the half it writes, the half it reads,
-// and what it has sent, delivered and acknowledged. The rank's BoxWriter and
-// BoxReader for the pair share it, so a message we send carries the
-// acknowledgement of the last one we received: in a ping-pong the line then
-// moves once per message instead of twice (once for the ack, once for the
-// reply).
+// One rank's end of a pair's box. The rank's BoxWriter and BoxReader for the
+// pair share it: a record delivered to us leaves us holding the line, so
+// our next record to the peer can be written over it.
 struct BoxEnd {
-  BoxHalf* mine = nullptr;
-  const BoxHalf* theirs = nullptr;
-  std::uint32_t sent = 0;   // sequence of our last message; 0 before the first
-  std::uint32_t seen = 0;   // sequence of the last message delivered to us
-  std::uint32_t acked = 0;  // `seen` as last stored in mine->acked
+  FastBox* line = nullptr;
+  std::uint32_t me = 0;   // 0 if we are the pair's lower rank, else 1
+  bool holding = false;   // we delivered the pending record and have not yet answered or released it
 };
 
-// Publishes `end.seen` as our acknowledgement if it is not already.
-// Release: our reads of the acknowledged body come before the peer reuses it.
-inline void publish_ack(BoxEnd& end) noexcept {
-  if (end.acked == end.seen) return;
-  box_detail::store(end.mine->acked, end.seen);
-  end.acked = end.seen;
+// Hands the line back to the peer that wrote the pending record we
+// delivered, if we still hold it. Release: our reads of the body come
+// before the peer writes the line again.
+inline void release(BoxEnd& end) noexcept {
+  if (!end.holding) return;
+  box_detail::store(end.line->state, (1u - end.me) << box_detail::kWriterShift);
+  end.holding = false;
 }
 
-// The sending side of a box: writes its own half, reads the peer's acked.
+// The sending side of a box.
 class BoxWriter {
  public:
   BoxWriter() = default;
   explicit BoxWriter(BoxEnd* end) noexcept : end_(end) {}
 
   // Where to write a body of `bytes`, or nullptr when the box cannot take it
-  // (too large, no box, or the previous message not yet acknowledged).
+  // (too large, no box, or the line not ours to write).
   std::byte* try_reserve(std::size_t bytes) const noexcept {
     if (bytes > kBoxBody || end_ == nullptr) return nullptr;
-    if (box_detail::load(end_->theirs->acked) != end_->sent) return nullptr;
-    return end_->mine->body;
+    const std::uint32_t state = box_detail::load(end_->line->state);
+    const bool pending = (state & box_detail::kPending) != 0;
+    const bool ours = box_detail::writer_of(state) == end_->me ? !pending : pending && end_->holding;
+    return ours ? end_->line->body : nullptr;
   }
 
   // Publishes the reserved body of `bytes`, ordered after `ring_before`
-  // ring records, with our acknowledgement of their last message.
+  // ring records.
   void commit(std::size_t bytes, std::uint32_t ring_before) noexcept {
     BoxEnd& end = *end_;
-    end.sent = (end.sent + 1) & 0xFFFFFFu;
-    if (end.sent == 0) end.sent = 1;
-    end.mine->ring_before = ring_before;
-    publish_ack(end);
-    box_detail::store(end.mine->word, end.sent << box_detail::kSequenceShift | static_cast<std::uint32_t>(bytes));
+    end.line->ring_before = ring_before;
+    end.holding = false;
+    box_detail::store(end.line->state, end.me << box_detail::kWriterShift | box_detail::kPending |
+                                           static_cast<std::uint32_t>(bytes));
   }
 
  private:
   BoxEnd* end_ = nullptr;
 };
 
-// The receiving side of a box: reads the peer's half. It acknowledges
-// lazily: with our next box message to the peer, or on an idle poll.
+// The receiving side of a box. A delivered record leaves us holding the
+// line until we write to the peer or a poll finds nothing (acknowledge()).
 class BoxReader {
  public:
   BoxReader() = default;
   explicit BoxReader(BoxEnd* end) noexcept : end_(end) {}
 
-  // True when the peer has published a message not yet delivered.
-  bool ready() const noexcept {
-    return end_ != nullptr && box_detail::load(end_->theirs->word) >> box_detail::kSequenceShift != end_->seen;
-  }
+  // True when the peer has published a record not yet delivered.
+  bool ready() const noexcept { return end_ != nullptr && waiting(box_detail::load(end_->line->state)); }
 
-  // Delivers the waiting message, if any and if `ring_consumed` ring records
+  // Delivers the waiting record, if any and if `ring_consumed` ring records
   // from the peer have been delivered before it. True if delivered.
   template <class OnRecord>
   bool deliver(OnRecord& on_record, std::uint32_t ring_consumed) {
     if (end_ == nullptr) return false;
-    const BoxHalf& theirs = *end_->theirs;
-    const std::uint32_t word = box_detail::load(theirs.word);
-    const std::uint32_t sequence = word >> box_detail::kSequenceShift;
-    if (sequence == end_->seen || theirs.ring_before != ring_consumed) return false;
-    on_record(std::span<const std::byte>(theirs.body, word & box_detail::kLengthMask));
-    end_->seen = sequence;
+    const std::uint32_t state = box_detail::load(end_->line->state);
+    if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
+    on_record(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask));
+    // Only now: a record on_record sends to the peer must not overwrite the
+    // body it is reading, so until it returns such records take the ring.
+    end_->holding = true;
     return true;
   }
 
-  // Acknowledges what was delivered, if our messages have not yet: called
-  // when a poll finds nothing, so the peer's next small record can use the box.
+  // Hands the line back to the peer if we hold it: called when a poll finds
+  // nothing, so the peer's next small record can use the box.
   void acknowledge() noexcept {
-    if (end_ != nullptr) publish_ack(*end_);
+    if (end_ != nullptr) release(*end_);
   }
 
  private:
+  bool waiting(std::uint32_t state) const noexcept {
+    return (state & box_detail::kPending) != 0 && box_detail::writer_of(state) != end_->me && !end_->holding;
+  }
+
   BoxEnd* end_ = nullptr;
 };
 

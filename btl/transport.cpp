@@ -66,15 +66,14 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
                              " does not match this job (different ring size or job size)");
   }
   // The pair's box is in the lower rank's segment, at the higher rank's
-  // index; the lower rank owns half 0.
+  // index; the lower rank holds it first.
   BoxWriter box_writer;
   BoxReader box_reader;
   if (fast_box_) {
     const bool peer_is_lower = peer < rank_;
     auto* box = peer_is_lower ? reinterpret_cast<FastBox*>(segment.data() + layout_.box_offset(rank_))
                               : reinterpret_cast<FastBox*>(own_.data() + layout_.box_offset(peer));
-    const int ours = peer_is_lower ? 1 : 0;
-    box_ends_[peer] = BoxEnd{&box->half[ours], &box->half[1 - ours]};
+    box_ends_[peer] = BoxEnd{box, peer_is_lower ? 1u : 0u};
     box_writer = BoxWriter(&box_ends_[peer]);
     box_reader = BoxReader(&box_ends_[peer]);
   }

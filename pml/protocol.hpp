@@ -1,8 +1,9 @@
 // The pml's wire format: the header that starts every ring record body.
 //
 // The btl carries records opaquely, in order per pair; records of up to
-// btl::kBoxBody (20) bytes (Eager of 0-8 bytes, Ack, Fin, SplitDone) may
-// travel in the pair's fast box instead of the ring. The pml puts a
+// btl::kBoxBody (56) bytes (Eager of up to 44 bytes, 36 when synchronous;
+// Ack, Cts, Fin, Split, SplitDone) may travel in the pair's fast box instead
+// of the ring. The pml puts a
 // MatchHeader first.
 // Protocols, by message size (limits from the Config):
 // - eager: one Eager record, header + whole payload;

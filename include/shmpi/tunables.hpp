@@ -67,7 +67,7 @@ inline constexpr TunableSpec kTunables[] = {
      "how a blocked rank waits: spin (never gives up its core), yield (at once, then sleeps until a peer sends), or auto (spin, yield, sleep; yield at once when ranks outnumber cores)",
      TunableKind::Choice, 0, 0, false, "auto|spin|yield"},
     {"fast_box", "on",
-     "records of up to 20 bytes (8-byte messages, acks) may use the pair's shared cache line instead of the ring: on or off",
+     "records of up to 56 bytes (messages of up to 44 bytes, acks) may use the cache line the pair shares instead of the ring: on or off",
      TunableKind::Choice, 0, 0, false, "on|off"},
     {"test_cma_eperm", "0",
      "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",
