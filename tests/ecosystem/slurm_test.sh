@@ -20,7 +20,8 @@ dir=$(mktemp -d /tmp/shmpi-slurm.XXXXXX)
 pids=()
 cleanup() {
   if [ ${#pids[@]} -gt 0 ]; then
-    scancel --quiet --user=root >/dev/null 2>&1
+    # Against a controller that is gone, scancel retries for ~18 s: bound it.
+    kill -0 "${pids[0]}" 2>/dev/null && timeout 5 scancel --quiet --user=root >/dev/null 2>&1
     kill "${pids[@]}" 2>/dev/null
     for _ in $(seq 50); do
       kill -0 "${pids[@]}" 2>/dev/null || break
@@ -34,12 +35,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Two free TCP ports, unlikely to collide with a real Slurm (6817/6818).
+# Two free TCP ports, unlikely to collide with a real Slurm (6817/6818), and
+# below the kernel's ephemeral range: a port there can be taken by any
+# outgoing connection (shmpirun jobs alongside hold several) between this
+# check and slurmctld's bind, which then fails with "Address already in use".
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+ephemeral_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 pick_port() {
-  local p
+  local p span=$((ephemeral_low - 2 - 20000))
+  [ "$span" -gt 100 ] || span=12000
   for _ in $(seq 50); do
-    p=$((20000 + RANDOM % 20000))
+    p=$((20000 + RANDOM % span))
     port_free "$p" && port_free $((p + 1)) && { echo "$p"; return; }
   done
   echo "FAIL: no free TCP port pair found" >&2
@@ -90,10 +96,13 @@ pids+=($!)
 slurmd -D -N "$host" >"$dir/log/slurmd.out" 2>&1 &
 pids+=($!)
 
-# Wait (bounded) for the node to be idle.
+# Wait (bounded in time: sinfo against a dead controller retries for
+# seconds) for the node to be idle; stop at once if slurmctld has exited.
 state=
-for _ in $(seq 100); do
-  state=$(sinfo -h -N -o %t 2>/dev/null | head -1)
+deadline=$((SECONDS + 20))
+while [ $SECONDS -lt $deadline ]; do
+  kill -0 "${pids[0]}" 2>/dev/null || { state="slurmctld exited"; break; }
+  state=$(timeout 2 sinfo -h -N -o %t 2>/dev/null | head -1)
   [ "$state" = idle ] && break
   sleep 0.2
 done
