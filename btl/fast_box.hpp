@@ -67,15 +67,6 @@ struct BoxEnd {
   bool holding = false;   // we delivered the pending record and have not yet answered or released it
 };
 
-// Hands the line back to the peer that wrote the pending record we
-// delivered, if we still hold it. Release: our reads of the body come
-// before the peer writes the line again.
-inline void release(BoxEnd& end) noexcept {
-  if (!end.holding) return;
-  box_detail::store(end.line->state, (1u - end.me) << box_detail::kWriterShift);
-  end.holding = false;
-}
-
 // The sending side of a box.
 class BoxWriter {
  public:
@@ -130,10 +121,14 @@ class BoxReader {
     return true;
   }
 
-  // Hands the line back to the peer if we hold it: called when a poll finds
-  // nothing, so the peer's next small record can use the box.
+  // Hands the line back to the peer that wrote the record we delivered, if
+  // we still hold it: called when a poll finds nothing, so the peer's next
+  // small record can use the box. Release: our reads of the body come before
+  // the peer writes the line again.
   void acknowledge() noexcept {
-    if (end_ != nullptr) release(*end_);
+    if (end_ == nullptr || !end_->holding) return;
+    box_detail::store(end_->line->state, (1u - end_->me) << box_detail::kWriterShift);
+    end_->holding = false;
   }
 
  private:
