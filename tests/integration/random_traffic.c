@@ -170,8 +170,9 @@ static Planned plan_receive(Pending *p, const Outbox *out, int ranks, uint64_t *
 
 static long long messages_checked = 0, bytes_checked = 0;
 
-static void check_received(const Outbox *out, int round, int me, int src, int index, const MPI_Status *st,
-                           const unsigned char *buf, const char *how) {
+/* Checks that a receive's or a probe's status describes message `index` of
+ * rank `src`; true if its count is that message's size. */
+static int check_status(const Outbox *out, int round, int src, int index, const MPI_Status *st, const char *how) {
   const Message *m = &out[src].msgs[index];
   int count = -1;
   MPI_Get_count(st, MPI_BYTE, &count);
@@ -179,7 +180,13 @@ static void check_received(const Outbox *out, int round, int me, int src, int in
         "round %d %s: expected message %d of rank %d (comm %d, tag %d, %zu bytes), status says source %d tag %d "
         "count %d",
         round, how, index, src, m->comm, m->tag, m->size, st->MPI_SOURCE, st->MPI_TAG, count);
-  if (count == (int)m->size)
+  return count == (int)m->size;
+}
+
+static void check_received(const Outbox *out, int round, int me, int src, int index, const MPI_Status *st,
+                           const unsigned char *buf, const char *how) {
+  const Message *m = &out[src].msgs[index];
+  if (check_status(out, round, src, index, st, how))
     CHECK(pattern_ok(buf, m->size, content_seed(round, src, index)),
           "round %d %s: bytes of message %d of rank %d (%zu bytes) to rank %d differ", round, how, index, src,
           m->size, me);
@@ -276,7 +283,6 @@ static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round
   static const char *const kHow[] = {"Recv", "Probe+Recv", "Iprobe+Recv", "Improbe+Mrecv", "Mprobe+Imrecv"};
   while (pending_total(p, ranks) != 0) {
     const Planned r = plan_receive(p, out, ranks, state);
-    const Message *m = &out[r.src].msgs[r.index];
     unsigned char *buf = slot_buffer(slots, 0, r.capacity);
     const int how = below(state, 5);
     MPI_Status st;
@@ -287,11 +293,7 @@ static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round
       } else {
         while (!flag) MPI_Iprobe(r.want_src, r.want_tag, comms[r.comm], &flag, &st);
       }
-      int count = -1;
-      MPI_Get_count(&st, MPI_BYTE, &count);
-      CHECK(st.MPI_SOURCE == r.want_src && st.MPI_TAG == m->tag && count == (int)m->size,
-            "round %d %s: probe found source %d tag %d count %d, expected message %d of rank %d (tag %d, %zu bytes)",
-            round, kHow[how], st.MPI_SOURCE, st.MPI_TAG, count, r.index, r.src, m->tag, m->size);
+      check_status(out, round, r.src, r.index, &st, kHow[how]);
     }
     if (how == 3) {
       int flag = 0;
@@ -316,7 +318,11 @@ static void receive_blocking(const Outbox *out, Pending *p, int ranks, int round
  * still owed, with MPI_ANY_TAG or that message's tag; the status names the
  * sender. */
 static void receive_any_source(const Outbox *out, Pending *p, int ranks, int round, int me, uint64_t *state,
-                               unsigned char **slots, size_t largest) {
+                               unsigned char **slots) {
+  size_t largest = 1;
+  for (int s = 0; s < ranks; ++s)
+    for (int k = 0; k < p->count[s]; ++k)
+      if (out[s].msgs[p->index[s][k]].size > largest) largest = out[s].msgs[p->index[s][k]].size;
   unsigned char *buf = slot_buffer(slots, 0, largest);
   while (pending_total(p, ranks) != 0) {
     int some_src;
@@ -370,13 +376,9 @@ int main(int argc, char **argv) {
       const Message *m = &mine->msgs[i];
       send_bufs[i] = realloc(send_bufs[i], m->size == 0 ? 1 : m->size);
       fill_pattern(send_bufs[i], m->size, content_seed(round, me, i));
-      if (m->mode == SEND_BUFFERED) {
-        MPI_Ibsend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
-      } else if (m->mode == SEND_SYNC) {
-        MPI_Issend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
-      } else {
-        MPI_Isend(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
-      }
+      int (*const start)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) =
+          m->mode == SEND_BUFFERED ? MPI_Ibsend : m->mode == SEND_SYNC ? MPI_Issend : MPI_Isend;
+      start(send_bufs[i], (int)m->size, MPI_BYTE, rank_in(m->comm, m->dst), m->tag, comms[m->comm], &sends[i]);
       /* Some sends are let go: the buffer is reused only after the barrier,
        * by when the message has been received. */
       if (below(&state, 8) == 0) MPI_Request_free(&sends[i]);
@@ -384,14 +386,10 @@ int main(int argc, char **argv) {
 
     Pending pending;
     pending_of(out, ranks, me, &pending);
-    size_t largest = 1;
-    for (int s = 0; s < ranks; ++s)
-      for (int k = 0; k < pending.count[s]; ++k)
-        if (out[s].msgs[pending.index[s][k]].size > largest) largest = out[s].msgs[pending.index[s][k]].size;
     const int way = below(&state, 3);
     if (way == 0) receive_posted(out, &pending, ranks, round, me, &state, slots);
     if (way == 1) receive_blocking(out, &pending, ranks, round, me, &state, slots);
-    if (way == 2) receive_any_source(out, &pending, ranks, round, me, &state, slots, largest);
+    if (way == 2) receive_any_source(out, &pending, ranks, round, me, &state, slots);
 
     MPI_Status statuses[MAX_PER_ROUND];
     MPI_Waitall(mine->count, sends, statuses);

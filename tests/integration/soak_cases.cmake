@@ -6,6 +6,14 @@ add_executable(random_traffic random_traffic.c)
 target_link_libraries(random_traffic PRIVATE shmpi)
 target_compile_options(random_traffic PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
 
+# random_traffic_case(NAME RANKS SEED ROUNDS TIMEOUT [shmpirun flags...]):
+# every rank must report OK and none FAIL.
+function(random_traffic_case name ranks seed rounds timeout)
+  shmpi_case(random_traffic.${name} TIMEOUT ${timeout} ARGS
+    --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" ${ranks} --no-match "FAIL" --
+    ${SHMPI_RUN} -n ${ranks} --oversubscribe ${ARGN} $<TARGET_FILE:random_traffic> ${seed} ${rounds})
+endfunction()
+
 # One case per protocol setting: defaults, the fallback forced and CMA
 # refused at run time, rings small enough to fill at once, every eager size
 # through the ring, single copy only, small limits (fragments and rendezvous
@@ -32,19 +40,12 @@ foreach(entry IN LISTS soak_settings)
     endforeach()
   endif()
   foreach(n 2 4)
-    shmpi_case(random_traffic.np${n}.${name} TIMEOUT 120 ARGS
-      --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" ${n} --no-match "FAIL" --
-      ${SHMPI_RUN} -n ${n} --oversubscribe ${flags} $<TARGET_FILE:random_traffic> ${seed} 200)
+    random_traffic_case(np${n}.${name} ${n} ${seed} 200 120 ${flags})
     math(EXPR seed "${seed} + 1")
   endforeach()
 endforeach()
 
 # Many ranks on two cores: 16 with rings small enough to fill, and the
 # 64-rank limit the footprint is sized for.
-shmpi_case(random_traffic.np16.tiny_ring TIMEOUT 120 ARGS
-  --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 16 --no-match "FAIL" --
-  ${SHMPI_RUN} -n 16 --oversubscribe --set eager_limit=64 --set ring_size=4096
-  $<TARGET_FILE:random_traffic> 201 60)
-shmpi_case(random_traffic.np64 TIMEOUT 180 ARGS
-  --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 64 --no-match "FAIL" --
-  ${SHMPI_RUN} -n 64 --oversubscribe $<TARGET_FILE:random_traffic> 202 20)
+random_traffic_case(np16.tiny_ring 16 201 60 120 --set eager_limit=64 --set ring_size=4096)
+random_traffic_case(np64 64 202 20 180)

@@ -53,15 +53,18 @@ struct Got {
   bool intact;
 };
 
+// A record made by push(): its value, size, and whether the rest is intact.
+Got read_record(std::span<const std::byte> body) {
+  std::uint32_t v;
+  std::memcpy(&v, body.data(), sizeof v);
+  bool intact = true;
+  for (std::size_t i = sizeof v; i < body.size(); ++i) intact = intact && body[i] == static_cast<std::byte>(v + i);
+  return {v, body.size(), intact};
+}
+
 std::vector<Got> drain(ChannelReader& r) {
   std::vector<Got> out;
-  while (r.drain([&](std::span<const std::byte> body) {
-    std::uint32_t v;
-    std::memcpy(&v, body.data(), sizeof v);
-    bool intact = true;
-    for (std::size_t i = sizeof v; i < body.size(); ++i) intact = intact && body[i] == static_cast<std::byte>(v + i);
-    out.push_back({v, body.size(), intact});
-  }, 16) != 0) {
+  while (r.drain([&](std::span<const std::byte> body) { out.push_back(read_record(body)); }, 16) != 0) {
   }
   return out;
 }
@@ -141,9 +144,8 @@ TEST(Channel, EachIdlePollHandsTheLineBackForTheNextRecord) {
   for (std::uint32_t i = 0; i < total; ++i) {
     ASSERT_TRUE(push(c.writer, i, 4 + i % (kBoxBody - 3)));
     if (c.reader.drain([&](std::span<const std::byte> body) {
-          std::uint32_t v;
-          std::memcpy(&v, body.data(), sizeof v);
-          seen += v == i && body.size() == 4 + i % (kBoxBody - 3);
+          const Got g = read_record(body);
+          seen += g.value == i && g.bytes == 4 + i % (kBoxBody - 3);
         }, 16) != 1)
       FAIL() << "message " << i;
     ASSERT_EQ(c.reader.drain([](std::span<const std::byte>) {}, 16), 0U);  // idle: releases
@@ -214,15 +216,13 @@ TEST(Channel, AReplyIsWrittenOverTheRecordItAnswers) {
 TEST(Channel, ARecordSentWhileOneIsDeliveredTakesTheRing) {
   TestPair p;
   ASSERT_TRUE(push(p.a_to_b, 7, kBoxBody));  // box
-  std::vector<Got> replies;
   bool intact = false;
   ASSERT_EQ(p.b_from_a.drain([&](std::span<const std::byte> body) {
     // Answer from inside the handler (as the pml does with an Ack), then
     // look at the body again: it must not have been written over.
     ASSERT_TRUE(push(p.b_to_a, 8, 8));
-    std::uint32_t v;
-    std::memcpy(&v, body.data(), sizeof v);
-    intact = v == 7 && body.size() == kBoxBody && body.back() == static_cast<std::byte>(7 + kBoxBody - 1);
+    const Got g = read_record(body);
+    intact = g.value == 7 && g.bytes == kBoxBody && g.intact;
   }, 16), 1U);
   EXPECT_TRUE(intact);
   EXPECT_TRUE(pending_from(*p.box, 0));  // the line still holds a's record
@@ -246,9 +246,7 @@ TEST(Channel, TwoThreadsStreamMixedSizesInOrder) {
   bool ordered = true;
   while (expect < kCount) {
     c.reader.drain([&](std::span<const std::byte> body) {
-      std::uint32_t v;
-      std::memcpy(&v, body.data(), sizeof v);
-      ordered = ordered && v == expect;
+      ordered = ordered && read_record(body).value == expect;
       ++expect;
       boxed += body.data() == c.box->body;
     }, 16);
@@ -275,11 +273,8 @@ TEST(Channel, TwoThreadsStreamBothWaysInOrder) {
         if (push(out, sent, bytes)) ++sent;
       }
       in.drain([&](std::span<const std::byte> body) {
-        std::uint32_t v;
-        std::memcpy(&v, body.data(), sizeof v);
-        bool whole = true;
-        for (std::size_t i = sizeof v; i < body.size(); ++i) whole = whole && body[i] == static_cast<std::byte>(v + i);
-        ordered = ordered && v == expect && whole;
+        const Got g = read_record(body);
+        ordered = ordered && g.value == expect && g.intact;
         ++expect;
         if (body.data() == p.box->body) boxed.fetch_add(1, std::memory_order_relaxed);
       }, 16);
