@@ -18,6 +18,7 @@
 #include "event_fds.hpp"
 #include "launch_plan.hpp"
 #include "output_router.hpp"
+#include "pmix_diagnostics.hpp"
 #include "pmix_server.hpp"
 #include "server_events.hpp"
 #include "session_dir.hpp"
@@ -72,6 +73,7 @@ class Job {
   SessionDir session_;
   ServerEvents events_;
   StatusPage status_;
+  PmixDiagnostics pmix_diagnostics_;  // before server_: libpmix writes to it until finalized
   std::optional<PmixServer> server_;
   OutputRouter output_;
   TimerFd timeout_timer_;

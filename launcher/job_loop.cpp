@@ -21,7 +21,7 @@ void say(std::string line) {
   [[maybe_unused]] ssize_t n = ::write(2, line.data(), line.size());
 }
 
-enum class Source { Signal, Server, Timeout, Grace, StdinIn, StdinOut, Exit, Out, Err };
+enum class Source { Signal, Server, PmixOutput, Timeout, Grace, StdinIn, StdinOut, Exit, Out, Err };
 
 struct PollSet {
   std::vector<pollfd> fds;
@@ -58,6 +58,7 @@ void Job::poll_once() {
   PollSet set;
   set.add(signals_.fd(), POLLIN, Source::Signal);
   set.add(events_.fd(), POLLIN, Source::Server);
+  set.add(pmix_diagnostics_.fd(), POLLIN, Source::PmixOutput);
   if (timeout_timer_.armed()) set.add(timeout_timer_.fd(), POLLIN, Source::Timeout);
   if (grace_timer_.armed()) set.add(grace_timer_.fd(), POLLIN, Source::Grace);
   if (stdin_pump_) {
@@ -84,6 +85,7 @@ void Job::poll_once() {
         while (auto sig = signals_.next()) on_signal(*sig);
         break;
       case Source::Server: break;
+      case Source::PmixOutput: break;  // below
       case Source::Timeout:
         if (timeout_timer_.consume()) on_timeout();
         break;
@@ -97,6 +99,9 @@ void Job::poll_once() {
       case Source::Exit: on_exit(rank); break;
     }
   }
+  // Last: what libpmix says about a rank's broken connection comes after
+  // that rank's exit was judged (and is dropped if the job is stopping).
+  pmix_diagnostics_.on_readable();
 }
 
 void Job::on_server_events() {
@@ -228,6 +233,7 @@ void Job::fail(int rank, const std::string& how, int exit_code) {
 
 void Job::stop(int sig) {
   stopping_ = true;
+  pmix_diagnostics_.silence();
   if (plan_.options.kill_grace_s <= 0) {
     signal_ranks(SIGKILL);
     return;
