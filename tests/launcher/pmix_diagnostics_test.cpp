@@ -10,11 +10,11 @@
 #include "pmix_diagnostics.hpp"
 #include "unique_fd.hpp"
 
-// libpmix's own output call and the re-read of its environment (exported,
-// not in its public headers): the test checks that libpmix really honours
-// PMIX_OUTPUT_STDERR_FD.
+// libpmix's own output calls (exported, not in its public headers): the test
+// checks that libpmix really honours PMIX_OUTPUT_STDERR_FD. Its first output
+// reads the variable, as PMIx_server_init's does.
 extern "C" void pmix_output(int output_id, const char* format, ...);
-extern "C" void pmix_output_reopen_all(void);
+extern "C" void pmix_output_finalize(void);
 
 namespace shmpi::launcher {
 namespace {
@@ -75,8 +75,9 @@ TEST(PmixDiagnostics, ForwardsWhatIsLeftWhenDestroyed) {
 TEST(PmixDiagnostics, LibpmixWritesItsMessagesThere) {
   Sink sink;
   PmixDiagnostics diagnostics(sink.pipe.write_end.get());
-  pmix_output_reopen_all();  // as PMIx_server_init would read it first
+  pmix_output_finalize();  // so that the next output starts afresh
   pmix_output(0, "hello from %s", "libpmix");
+  pmix_output_finalize();
   diagnostics.on_readable();
   std::string text = sink.read_all();
   EXPECT_TRUE(text.starts_with("shmpirun: libpmix: [")) << text;
