@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "btl/spin_pause.hpp"
 #include "btl/transport.hpp"
 #include "mpi.h"
 #include "pml/pml.hpp"
@@ -67,7 +68,7 @@ class Context {
     // written into the status page (the hang report is about long waits).
     for (int i = 0; i < kPollsBeforeStatus; ++i) {
       if (done()) return;
-      pml_.progress();
+      if (!pml_.progress()) btl::spin_pause();
     }
     if (done()) return;
     status_.blocked(call, requests_.active());
