@@ -66,6 +66,14 @@ class ChannelReader {
   // True when a record is ready to be read.
   bool ready() const noexcept { return ring_.ready() || box_.ready(); }
 
+  // Offers the box record to accept(std::span<const std::byte> body) if it
+  // is the next record in commit order; delivered only if accept() returns
+  // true (see BoxReader::deliver_if).
+  template <class Accept>
+  bool deliver_boxed_if(Accept&& accept) {
+    return box_.deliver_if(accept, ring_consumed_);
+  }
+
   // Hands up to `max` ring records, and any box record in its place among
   // them, to on_record(std::span<const std::byte> body), in commit order.
   template <class OnRecord>

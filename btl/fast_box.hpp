@@ -121,6 +121,20 @@ class BoxReader {
     return true;
   }
 
+  // Offers the waiting record, if any and if `ring_consumed` ring records
+  // from the peer have been delivered before it, to
+  // accept(std::span<const std::byte> body); it counts as delivered only if
+  // accept() returns true. True if delivered.
+  template <class Accept>
+  bool deliver_if(Accept& accept, std::uint32_t ring_consumed) {
+    if (end_ == nullptr) return false;
+    const std::uint32_t state = box_detail::load(end_->line->state);
+    if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
+    if (!accept(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask))) return false;
+    end_->holding = true;
+    return true;
+  }
+
   // Hands the line back to the peer that wrote the record we delivered, if
   // we still hold it: called when a poll finds nothing, so the peer's next
   // small record can use the box. Release: our reads of the body come before

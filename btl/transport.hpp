@@ -60,6 +60,12 @@ class Transport {
   // The channel (ring and fast box) this rank writes to `peer`.
   ChannelWriter& writer(std::uint32_t peer) noexcept { return writers_[peer]; }
 
+  // The channel this rank reads from `peer`.
+  ChannelReader& reader(std::uint32_t peer) noexcept { return readers_[peer]; }
+
+  // True when a record from any peer is ready to be read.
+  bool any_ready() const noexcept;
+
   // Drains every inbound channel once: on_record(std::uint32_t source,
   // std::span<const std::byte> body). Returns the number of records.
   template <class OnRecord>
@@ -122,7 +128,6 @@ class Transport {
     return RingEnd(reinterpret_cast<RingControl*>(base + layout_.control_offset(sender)),
                    base + layout_.cells_offset(sender), layout_.ring_size);
   }
-  bool any_ready() const noexcept;
 
   std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment
   std::vector<pid_t> pids_;             // by rank

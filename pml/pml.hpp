@@ -73,6 +73,26 @@ class Pml {
   // Starts a receive of at most `capacity` bytes matching `want`.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
 
+  // Fast paths of the blocking calls: a small ping-pong's critical path
+  // without a request in the send queue, a posted receive, or a round of
+  // progress over every peer. (osu_latency_floor, 0 bytes, placement with a
+  // 0.065 us hand-off: 1.43x the floor without them, 1.17x with them.)
+  //
+  // Sends a standard-mode message of one eager record now if nothing of
+  // ours to `dest` is queued and the channel has room. True if sent (the
+  // buffer may be reused); false: the caller start_send()s.
+  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                          std::size_t bytes) noexcept;
+  // Receives from world rank `peer` (want.source: its rank in the
+  // communicator) by watching the peer's fast box for a while, if no other
+  // receive is posted, nothing of ours waits to be sent, and no message that
+  // arrived earlier matches: takes a matching eager record that fits
+  // `capacity` straight out of the box. True if `request` completed so;
+  // false once anything else arrives or nothing does for a while (the
+  // caller then start_recv()s and waits).
+  bool try_receive_boxed(Request& request, std::uint32_t peer, const Envelope& want, void* buffer,
+                         std::size_t capacity) noexcept;
+
   // Polls every inbound ring and pushes queued records. True if anything moved.
   bool progress() noexcept;
 
@@ -129,6 +149,10 @@ class Pml {
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
 
  private:
+  // Polls of the peer's box before try_receive_boxed() gives up (a few
+  // microseconds: longer than a small message's round trip).
+  static constexpr std::uint32_t kBoxedSpins = 1024;
+
   // The pipelined message currently streaming in on one peer's ring.
   struct Incoming {
     Request* request = nullptr;        // matched receive, or

@@ -67,6 +67,39 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
   posted_.post(request);
 }
 
+bool Pml::try_receive_boxed(Request& request, std::uint32_t peer, const Envelope& want_in, void* buffer,
+                            std::size_t capacity) noexcept {
+  const Envelope want = load_envelope(want_in);
+  if (wait_.spins_before_yield == 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
+      unexpected_.find(want) != nullptr)
+    return false;
+  auto accept = [&](std::span<const std::byte> body) noexcept {
+    MatchPrefix prefix;
+    std::memcpy(&prefix, body.data(), kPrefixBytes);
+    const std::span<const std::byte> payload = body.subspan(kPrefixBytes);
+    if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || prefix.context != want.context ||
+        prefix.source != want.source || (want.tag != kAnyTag && prefix.tag != want.tag) || payload.size() > capacity)
+      return false;
+    request.kind = RequestKind::Recv;
+    request.recv_buffer = static_cast<std::byte*>(buffer);
+    request.capacity = capacity;
+    request.received = 0;
+    request.status = Status{};
+    describe(request, Envelope{prefix.context, prefix.source, prefix.tag}, payload.size());
+    copy_into(request, 0, payload);
+    finish(request);
+    return true;
+  };
+  btl::ChannelReader& channel = transport_.reader(peer);
+  for (std::uint32_t spin = 0; spin < kBoxedSpins; ++spin) {
+    if (channel.deliver_boxed_if(accept)) return true;
+    // Anything else for us (a record not taken, another peer's) goes the usual way.
+    if (channel.ready() || (spin % 16 == 15 && transport_.any_ready())) return false;
+    btl::spin_pause();
+  }
+  return false;
+}
+
 void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept {
   request.kind = RequestKind::Recv;
   request.complete = false;

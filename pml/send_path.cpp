@@ -17,12 +17,15 @@ std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_ca
 // wait for the narrow stores of the fields: a store-forwarding stall on
 // every message. The cookie of a synchronous first record follows the
 // header. Returns where the payload goes.
+std::byte* write_prefix(std::byte* out, const Envelope& envelope, RecordKind kind, std::uint8_t flags) noexcept {
+  const MatchPrefix prefix{envelope.context, envelope.tag, static_cast<std::uint16_t>(envelope.source), kind, flags};
+  ::new (out) MatchPrefix(prefix);
+  return out + kPrefixBytes;
+}
+
 std::byte* write_header(std::byte* out, const Request& request, RecordKind kind, std::uint8_t flags,
                         std::uint64_t length) noexcept {
-  const MatchPrefix prefix{request.envelope.context, request.envelope.tag,
-                           static_cast<std::uint16_t>(request.envelope.source), kind, flags};
-  ::new (out) MatchPrefix(prefix);
-  std::byte* next = out + kPrefixBytes;
+  std::byte* next = write_prefix(out, request.envelope, kind, flags);
   if (kind != RecordKind::Eager) {
     ::new (next) std::uint64_t{length};
     next += kLengthBytes;
@@ -77,6 +80,18 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
     return;
   }
   enqueue(request);
+}
+
+bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                             std::size_t bytes) noexcept {
+  if (bytes > limits_.eager_limit || bytes >= limits_.rndv_threshold || send_queues_[dest].head != nullptr)
+    return false;
+  btl::ChannelWriter& channel = transport_.writer(dest);
+  std::byte* out = channel.try_reserve(kPrefixBytes + bytes);
+  if (out == nullptr) return false;
+  btl::copy_to_ring(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0), buffer, bytes);
+  transport_.publish(dest);
+  return true;
 }
 
 void Pml::enqueue(Request& request) noexcept {

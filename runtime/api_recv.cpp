@@ -31,7 +31,10 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     return MPI_SUCCESS;
   }
   shmpi::pml::Request request;
-  context.pml().start_recv(request, Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
+  const Envelope want{t.comm->context, t.peer, t.tag};
+  if (t.peer == MPI_ANY_SOURCE ||
+      !context.pml().try_receive_boxed(request, t.comm->world_rank(t.peer), want, buf, t.bytes))
+    context.pml().start_recv(request, want, buf, t.bytes);
   return finish_recv(context, call, t, request, status);
 }
 

@@ -14,9 +14,11 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
   if (t.proc_null()) return MPI_SUCCESS;
-  shmpi::pml::Request request;
   const std::uint32_t to = t.comm->world_rank(dest);
-  context.pml().start_send(request, to, shmpi::pml::Envelope{t.comm->context, t.comm->rank, tag}, buf, t.bytes, mode);
+  const shmpi::pml::Envelope envelope{t.comm->context, t.comm->rank, tag};
+  if (mode == SendMode::Standard && context.pml().try_send_eager_now(to, envelope, buf, t.bytes)) return MPI_SUCCESS;
+  shmpi::pml::Request request;
+  context.pml().start_send(request, to, envelope, buf, t.bytes, mode);
   context.wait(request, BlockedCall{call, static_cast<std::int32_t>(to), tag, t.bytes, t.comm->context});
   return MPI_SUCCESS;
 }
