@@ -107,20 +107,6 @@ class BoxReader {
   // True when the peer has published a record not yet delivered.
   bool ready() const noexcept { return end_ != nullptr && waiting(box_detail::load(end_->line->state)); }
 
-  // Delivers the waiting record, if any and if `ring_consumed` ring records
-  // from the peer have been delivered before it. True if delivered.
-  template <class OnRecord>
-  bool deliver(OnRecord& on_record, std::uint32_t ring_consumed) {
-    if (end_ == nullptr) return false;
-    const std::uint32_t state = box_detail::load(end_->line->state);
-    if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
-    on_record(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask));
-    // Only now: a record on_record sends to the peer must not overwrite the
-    // body it is reading, so until it returns such records take the ring.
-    end_->holding = true;
-    return true;
-  }
-
   // Offers the waiting record, if any and if `ring_consumed` ring records
   // from the peer have been delivered before it, to
   // accept(std::span<const std::byte> body); it counts as delivered only if
@@ -131,8 +117,21 @@ class BoxReader {
     const std::uint32_t state = box_detail::load(end_->line->state);
     if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
     if (!accept(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask))) return false;
+    // Only now: a record accept() sends to the peer must not overwrite the
+    // body it is reading, so until it returns such records take the ring.
     end_->holding = true;
     return true;
+  }
+
+  // Delivers the waiting record, if any and if `ring_consumed` ring records
+  // from the peer have been delivered before it. True if delivered.
+  template <class OnRecord>
+  bool deliver(OnRecord& on_record, std::uint32_t ring_consumed) {
+    auto always = [&on_record](std::span<const std::byte> body) {
+      on_record(body);
+      return true;
+    };
+    return deliver_if(always, ring_consumed);
   }
 
   // Hands the line back to the peer that wrote the record we delivered, if

@@ -34,6 +34,16 @@ void describe(Request& request, const Envelope& envelope, std::uint64_t length) 
   request.status.sent_bytes = length;
 }
 
+// A receive request, not yet complete, into `buffer` of `capacity` bytes.
+void set_up_receive(Request& request, void* buffer, std::size_t capacity) noexcept {
+  request.kind = RequestKind::Recv;
+  request.complete = false;
+  request.recv_buffer = static_cast<std::byte*>(buffer);
+  request.capacity = capacity;
+  request.received = 0;
+  request.status = Status{};
+}
+
 Request& request_of(std::uint64_t cookie) noexcept { return *reinterpret_cast<Request*>(cookie); }
 
 // A clock for timing route epochs, only ever compared with itself: the
@@ -53,12 +63,7 @@ std::uint64_t ticks() noexcept {
 }  // namespace
 
 void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity) {
-  request.kind = RequestKind::Recv;
-  request.complete = false;
-  request.recv_buffer = static_cast<std::byte*>(buffer);
-  request.capacity = capacity;
-  request.received = 0;
-  request.status = Status{};
+  set_up_receive(request, buffer, capacity);
   request.want = load_envelope(want);
   if (UnexpectedMsg* message = unexpected_.take(request.want)) {
     claim(request, static_cast<Unexpected&>(*message));
@@ -77,15 +82,11 @@ bool Pml::try_receive_boxed(Request& request, std::uint32_t peer, const Envelope
     MatchPrefix prefix;
     std::memcpy(&prefix, body.data(), kPrefixBytes);
     const std::span<const std::byte> payload = body.subspan(kPrefixBytes);
-    if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || prefix.context != want.context ||
-        prefix.source != want.source || (want.tag != kAnyTag && prefix.tag != want.tag) || payload.size() > capacity)
+    const Envelope envelope{prefix.context, prefix.source, prefix.tag};
+    if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || !matches(want, envelope) || payload.size() > capacity)
       return false;
-    request.kind = RequestKind::Recv;
-    request.recv_buffer = static_cast<std::byte*>(buffer);
-    request.capacity = capacity;
-    request.received = 0;
-    request.status = Status{};
-    describe(request, Envelope{prefix.context, prefix.source, prefix.tag}, payload.size());
+    set_up_receive(request, buffer, capacity);
+    describe(request, envelope, payload.size());
     copy_into(request, 0, payload);
     finish(request);
     return true;
@@ -101,12 +102,7 @@ bool Pml::try_receive_boxed(Request& request, std::uint32_t peer, const Envelope
 }
 
 void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept {
-  request.kind = RequestKind::Recv;
-  request.complete = false;
-  request.recv_buffer = static_cast<std::byte*>(buffer);
-  request.capacity = capacity;
-  request.received = 0;
-  request.status = Status{};
+  set_up_receive(request, buffer, capacity);
   claim(request, message);
 }
 

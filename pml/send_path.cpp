@@ -11,18 +11,19 @@ namespace {
 
 std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_cast<std::uintptr_t>(&request); }
 
-// Writes the header of a record about `request` in place at `out`, the
-// start of a reserved ring record (an Eager record gets only the prefix).
-// Building it on the stack and copying it in made the wide load of the copy
-// wait for the narrow stores of the fields: a store-forwarding stall on
-// every message. The cookie of a synchronous first record follows the
-// header. Returns where the payload goes.
+// Writes the match prefix of a record from `envelope` in place at `out`,
+// the start of a reserved record. Building it on the stack and copying it
+// in made the wide load of the copy wait for the narrow stores of the
+// fields: a store-forwarding stall on every message. Returns what follows.
 std::byte* write_prefix(std::byte* out, const Envelope& envelope, RecordKind kind, std::uint8_t flags) noexcept {
   const MatchPrefix prefix{envelope.context, envelope.tag, static_cast<std::uint16_t>(envelope.source), kind, flags};
   ::new (out) MatchPrefix(prefix);
   return out + kPrefixBytes;
 }
 
+// Writes the header of a record about `request` in place at `out` (an Eager
+// record gets only the prefix). The cookie of a synchronous first record
+// follows the header. Returns where the payload goes.
 std::byte* write_header(std::byte* out, const Request& request, RecordKind kind, std::uint8_t flags,
                         std::uint64_t length) noexcept {
   std::byte* next = write_prefix(out, request.envelope, kind, flags);
