@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <span>
 
+#include "btl/prefetch.hpp"
 #include "btl/ring.hpp"
 
 namespace shmpi::btl {
@@ -77,9 +78,11 @@ class BoxWriter {
   // (too large, no box, or the line not ours to write).
   std::byte* try_reserve(std::size_t bytes) const noexcept {
     if (bytes > kBoxBody || end_ == nullptr) return nullptr;
+    // Holding the peer's delivered record, the line is ours (a reply): no
+    // need to load the state word the peer wrote last.
+    if (end_->holding) return end_->line->body;
     const std::uint32_t state = box_detail::load(end_->line->state);
-    const bool pending = (state & box_detail::kPending) != 0;
-    const bool ours = box_detail::writer_of(state) == end_->me ? !pending : pending && end_->holding;
+    const bool ours = box_detail::writer_of(state) == end_->me && (state & box_detail::kPending) == 0;
     return ours ? end_->line->body : nullptr;
   }
 
@@ -116,6 +119,9 @@ class BoxReader {
     if (end_ == nullptr) return false;
     const std::uint32_t state = box_detail::load(end_->line->state);
     if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
+    // We hold the line from here on, and our next record to the peer (the
+    // reply, or the hand-back in acknowledge()) is written over it.
+    prefetch_for_write(end_->line);
     if (!accept(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask))) return false;
     // Only now: a record accept() sends to the peer must not overwrite the
     // body it is reading, so until it returns such records take the ring.
