@@ -87,11 +87,13 @@ class Pml {
   // communicator) by watching the peer's fast box for a while, if no other
   // receive is posted, nothing of ours waits to be sent, and no message that
   // arrived earlier matches: takes a matching eager record that fits
-  // `capacity` straight out of the box. True if `request` completed so;
-  // false once anything else arrives or nothing does for a while (the
-  // caller then start_recv()s and waits).
-  bool try_receive_boxed(Request& request, std::uint32_t peer, const Envelope& want, void* buffer,
-                         std::size_t capacity) noexcept;
+  // `capacity` straight out of the box, with no request. True if received
+  // so, with the message's source, tag and length in `status` (only those:
+  // the rest of a Status means nothing here); false once anything else
+  // arrives or nothing does for a while (the caller then start_recv()s and
+  // waits).
+  bool try_receive_boxed(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
+                         Status& status) noexcept;
 
   // Polls every inbound ring and pushes queued records. True if anything moved.
   bool progress() noexcept;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "btl/small_copy.hpp"
 #include "pml/pml.hpp"
 
 namespace shmpi::pml {
@@ -72,8 +73,8 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
   posted_.post(request);
 }
 
-bool Pml::try_receive_boxed(Request& request, std::uint32_t peer, const Envelope& want_in, void* buffer,
-                            std::size_t capacity) noexcept {
+bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
+                            Status& status) noexcept {
   const Envelope want = load_envelope(want_in);
   if (wait_.spins_before_yield == 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
       unexpected_.find(want) != nullptr)
@@ -85,10 +86,11 @@ bool Pml::try_receive_boxed(Request& request, std::uint32_t peer, const Envelope
     const Envelope envelope{prefix.context, prefix.source, prefix.tag};
     if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || !matches(want, envelope) || payload.size() > capacity)
       return false;
-    set_up_receive(request, buffer, capacity);
-    describe(request, envelope, payload.size());
-    copy_into(request, 0, payload);
-    finish(request);
+    static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
+    btl::copy_small(buffer, payload.data(), payload.size());
+    status.source = envelope.source;
+    status.tag = envelope.tag;
+    status.bytes = payload.size();
     return true;
   };
   btl::ChannelReader& channel = transport_.reader(peer);

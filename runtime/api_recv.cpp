@@ -30,11 +30,15 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     fill_null_status(status);
     return MPI_SUCCESS;
   }
-  shmpi::pml::Request request;
   const Envelope want{t.comm->context, t.peer, t.tag};
-  if (t.peer == MPI_ANY_SOURCE ||
-      !context.pml().try_receive_boxed(request, t.comm->world_rank(t.peer), want, buf, t.bytes))
-    context.pml().start_recv(request, want, buf, t.bytes);
+  shmpi::pml::Status boxed;
+  if (t.peer != MPI_ANY_SOURCE &&
+      context.pml().try_receive_boxed(t.comm->world_rank(t.peer), want, buf, t.bytes, boxed)) {
+    fill_status(status, boxed, MPI_SUCCESS);
+    return MPI_SUCCESS;
+  }
+  shmpi::pml::Request request;
+  context.pml().start_recv(request, want, buf, t.bytes);
   return finish_recv(context, call, t, request, status);
 }
 

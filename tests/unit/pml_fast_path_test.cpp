@@ -54,20 +54,18 @@ TEST(PmlFastPath, BoxedReceiveTakesTheMatchingRecord) {
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, data.data(), data.size());
   std::vector<std::byte> got(64);
-  Request recv;
-  ASSERT_TRUE(job.p1->try_receive_boxed(recv, 0, Envelope{kCtx, 0, kAnyTag}, got.data(), got.size()));
-  EXPECT_TRUE(recv.complete);
+  Status boxed;
+  ASSERT_TRUE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, kAnyTag}, got.data(), got.size(), boxed));
   EXPECT_TRUE(std::equal(data.begin(), data.end(), got.begin()));
-  EXPECT_EQ(recv.status.tag, 6);
-  EXPECT_EQ(recv.status.bytes, 40u);
-  EXPECT_EQ(recv.status.result, Completion::Ok);
+  EXPECT_EQ(boxed.source, 0);
+  EXPECT_EQ(boxed.tag, 6);
+  EXPECT_EQ(boxed.bytes, 40u);
   EXPECT_EQ(job.p1->posted_count(), 0u);
   EXPECT_EQ(job.p1->unexpected_count(), 0u);
   // The reply goes over the delivered record, and back the same way.
   int reply = 11, back = 0;
   ASSERT_TRUE(job.p1->try_send_eager_now(0, Envelope{kCtx, 1, 6}, &reply, sizeof reply));
-  Request back_recv;
-  ASSERT_TRUE(job.p0->try_receive_boxed(back_recv, 1, Envelope{kCtx, 1, 6}, &back, sizeof back));
+  ASSERT_TRUE(job.p0->try_receive_boxed(1, Envelope{kCtx, 1, 6}, &back, sizeof back, boxed));
   EXPECT_EQ(back, 11);
 }
 
@@ -76,9 +74,9 @@ TEST(PmlFastPath, BoxedReceiveLeavesARecordOfAnotherTagToMatching) {
   int seven = 7, got = 0;
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 7}, &seven, sizeof seven);
-  Request wrong;
-  EXPECT_FALSE(job.p1->try_receive_boxed(wrong, 0, Envelope{kCtx, 0, 8}, &got, sizeof got));
-  EXPECT_FALSE(job.p1->try_receive_boxed(wrong, 0, Envelope{kCtx + 2, 0, 7}, &got, sizeof got));  // another communicator
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 8}, &got, sizeof got, boxed));
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx + 2, 0, 7}, &got, sizeof got, boxed));  // another communicator
   EXPECT_EQ(got, 0);
   Request recv;
   receive(job, recv, 7, &got, sizeof got);
@@ -94,11 +92,11 @@ TEST(PmlFastPath, BoxedReceiveNeverPassesAnEarlierMatch) {
   job.p1->progress();  // an idle poll hands the box back
   job.p0->start_send(s2, 1, Envelope{kCtx, 0, 3}, &second, sizeof second);
   Request r;
-  EXPECT_FALSE(job.p1->try_receive_boxed(r, 0, Envelope{kCtx, 0, 3}, &got, sizeof got));
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
   receive(job, r, 3, &got, sizeof got);
   EXPECT_EQ(got, 1);
-  Request r2;
-  EXPECT_TRUE(job.p1->try_receive_boxed(r2, 0, Envelope{kCtx, 0, 3}, &got, sizeof got));
+  EXPECT_TRUE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
   EXPECT_EQ(got, 2);
 }
 
@@ -109,8 +107,8 @@ TEST(PmlFastPath, BoxedReceiveWaitsForNothingWhileAnotherReceiveIsPosted) {
   job.p1->start_recv(posted, Envelope{kCtx, kAnySource, 3}, &posted_got, sizeof posted_got);
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 3}, &value, sizeof value);
-  Request r;
-  EXPECT_FALSE(job.p1->try_receive_boxed(r, 0, Envelope{kCtx, 0, 3}, &got, sizeof got));
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
   job.run({&posted});
   EXPECT_EQ(posted_got, 4);  // the earlier posted receive matched it
   EXPECT_EQ(got, 0);
@@ -124,8 +122,8 @@ TEST(PmlFastPath, BoxedReceiveLeavesRingRecordsFirst) {
   job.p0->start_send(s1, 1, Envelope{kCtx, 0, 1}, big.data(), big.size());
   job.p0->start_send(s2, 1, Envelope{kCtx, 0, 2}, &small, sizeof small);  // through the box, after it
   int got = 0;
-  Request r;
-  EXPECT_FALSE(job.p1->try_receive_boxed(r, 0, Envelope{kCtx, 0, 2}, &got, sizeof got));
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 2}, &got, sizeof got, boxed));
   EXPECT_EQ(got, 0);
   std::vector<std::byte> got_big(1000);
   Request r1, r2;
@@ -142,7 +140,8 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
   Request ssend;
   job.p0->start_send(ssend, 1, Envelope{kCtx, 0, 5}, &value, sizeof value, SendMode::Synchronous);
   Request r;
-  EXPECT_FALSE(job.p1->try_receive_boxed(r, 0, Envelope{kCtx, 0, 5}, got, sizeof got));
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 5}, got, sizeof got, boxed));
   receive(job, r, 5, got, sizeof got);
   job.run({&ssend});  // the usual path acknowledged the match
   EXPECT_EQ(got[0], 3);
@@ -153,7 +152,7 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, data.data(), data.size());
   Request t;
-  EXPECT_FALSE(job.p1->try_receive_boxed(t, 0, Envelope{kCtx, 0, 6}, small.data(), small.size()));
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 6}, small.data(), small.size(), boxed));
   receive(job, t, 6, small.data(), small.size());
   EXPECT_EQ(t.status.result, Completion::Truncated);
   EXPECT_EQ(t.status.sent_bytes, 40u);
@@ -162,8 +161,8 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
 TEST(PmlFastPath, BoxedReceiveGivesUpWhenNothingComes) {
   TwoRanks job;
   int got = 0;
-  Request r;
-  EXPECT_FALSE(job.p1->try_receive_boxed(r, 0, Envelope{kCtx, 0, 1}, &got, sizeof got));
+  Status boxed;
+  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 1}, &got, sizeof got, boxed));
   EXPECT_EQ(job.p1->posted_count(), 0u);
 }
 
