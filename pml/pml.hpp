@@ -21,8 +21,8 @@
 #include <span>
 #include <vector>
 
+#include "btl/between_polls.hpp"
 #include "btl/single_copy.hpp"
-#include "btl/spin_pause.hpp"
 #include "btl/transport.hpp"
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
@@ -108,8 +108,7 @@ class Pml {
       if (progress()) {
         idle = yields = 0;
       } else if (idle < wait_.spins_before_yield) {
-        ++idle;  // spin: the answer is usually a fraction of a microsecond away
-        btl::spin_pause();
+        btl::between_polls(idle++);  // spin: the answer is usually a fraction of a microsecond away
       } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
         transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
         yields = wait_.yields_before_sleep;

@@ -98,7 +98,7 @@ bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* b
     if (channel.deliver_boxed_if(accept)) return true;
     // Anything else for us (a record not taken, another peer's) goes the usual way.
     if (channel.ready() || (spin % 16 == 15 && transport_.any_ready())) return false;
-    btl::spin_pause();
+    btl::between_polls(spin);
   }
   return false;
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "btl/spin_pause.hpp"
+#include "btl/between_polls.hpp"
 #include "btl/transport.hpp"
 #include "mpi.h"
 #include "pml/pml.hpp"
@@ -68,7 +68,7 @@ class Context {
     // written into the status page (the hang report is about long waits).
     for (int i = 0; i < kPollsBeforeStatus; ++i) {
       if (done()) return;
-      if (!pml_.progress()) btl::spin_pause();
+      if (!pml_.progress()) btl::between_polls(static_cast<std::uint32_t>(i));
     }
     if (done()) return;
     status_.blocked(call, requests_.active());
