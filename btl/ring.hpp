@@ -79,17 +79,17 @@ constexpr std::size_t record_bytes(std::size_t body_bytes) noexcept {
 // (measured with osu_bw/osu_latency: 2-8 KiB eager messages 5-30% faster;
 // below 2 KiB and for 16 KiB fragments no gain, 512 B latency slightly worse).
 // Up to 64 bytes it uses copy_small() (btl/small_copy.hpp).
-inline void copy_to_ring(std::byte* dst, const void* src, std::size_t n) noexcept {
+[[gnu::always_inline]] inline void copy_to_ring(std::byte* dst, const void* src, std::size_t n) noexcept {
+  if (n <= kSmallCopyMax) [[likely]] {  // laid out first: small messages are latency-bound
+    copy_small(dst, src, n);
+    return;
+  }
 #if defined(__x86_64__)
   if (n >= 2048) {
     asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
     return;
   }
 #endif
-  if (n <= kSmallCopyMax) {
-    copy_small(dst, src, n);
-    return;
-  }
   __builtin_memcpy(dst, src, n);
 }
 

@@ -17,7 +17,7 @@ namespace small_copy_detail {
 // Copies [0, N) and [n - N, n): all of n bytes when N <= n <= 2N. Both
 // loads come before the stores, so the two halves may overlap.
 template <std::size_t N>
-inline void copy_ends(std::byte* dst, const std::byte* src, std::size_t n) noexcept {
+[[gnu::always_inline]] inline void copy_ends(std::byte* dst, const std::byte* src, std::size_t n) noexcept {
   unsigned char head[N], tail[N];
   std::memcpy(head, src, N);
   std::memcpy(tail, src + n - N, N);
@@ -27,17 +27,18 @@ inline void copy_ends(std::byte* dst, const std::byte* src, std::size_t n) noexc
 }  // namespace small_copy_detail
 
 // Copies `n` <= kSmallCopyMax bytes; `dst` and `src` do not overlap.
-inline void copy_small(void* dst_in, const void* src_in, std::size_t n) noexcept {
+[[gnu::always_inline]] inline void copy_small(void* dst_in, const void* src_in, std::size_t n) noexcept {
   using small_copy_detail::copy_ends;
   auto* dst = static_cast<std::byte*>(dst_in);
   const auto* src = static_cast<const std::byte*>(src_in);
-  if (n >= 16) {
-    if (n >= 32) copy_ends<32>(dst, src, n); else copy_ends<16>(dst, src, n);
-  } else if (n >= 4) {
-    if (n >= 8) copy_ends<8>(dst, src, n); else copy_ends<4>(dst, src, n);
-  } else if (n != 0) {
+  if (n < 4) {  // first, so an empty message costs one test
+    if (n == 0) return;
     dst[0] = src[0];
     if (n > 1) copy_ends<2>(dst, src, n);
+  } else if (n < 16) {
+    if (n >= 8) copy_ends<8>(dst, src, n); else copy_ends<4>(dst, src, n);
+  } else {
+    if (n >= 32) copy_ends<32>(dst, src, n); else copy_ends<16>(dst, src, n);
   }
 }
 
