@@ -4,6 +4,9 @@
 // the compiler, a copy whose length is known only to be small becomes
 // `rep movsb`, whose start-up is paid twice per message on the critical
 // path of a ping-pong; two overlapping fixed-size moves cost a few cycles.
+// Always inlined, the empty case tested first: laid out of line behind the
+// larger cases, a 0-byte ping-pong ran at 0.88x the hand-off instead of
+// 0.71x (osu_latency_floor, 95 interleaved runs each).
 #pragma once
 
 #include <cstddef>
