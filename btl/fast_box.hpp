@@ -119,8 +119,10 @@ class BoxReader {
     if (end_ == nullptr) return false;
     const std::uint32_t state = box_detail::load(end_->line->state);
     if (!waiting(state) || end_->line->ring_before != ring_consumed) return false;
-    // We hold the line from here on, and our next record to the peer (the
-    // reply, or the hand-back in acknowledge()) is written over it.
+    // Once accept() takes the record we hold the line, and our next record
+    // to the peer (the reply, or the hand-back in acknowledge()) is written
+    // over it: ask for it now, so the request overlaps accept(). A record
+    // accept() leaves costs one request that was not needed.
     prefetch_for_write(end_->line);
     if (!accept(std::span<const std::byte>(end_->line->body, state & box_detail::kLengthMask))) return false;
     // Only now: a record accept() sends to the peer must not overwrite the
