@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <span>
 
+#include "btl/prefetch.hpp"
 #include "btl/small_copy.hpp"
 
 namespace shmpi::btl {
@@ -44,6 +45,15 @@ inline constexpr std::size_t kSlot = 16;  // record alignment
 // A small message's record: header word, a 12-byte match header, up to 16
 // bytes of payload.
 inline constexpr std::size_t kSmallRecord = 2 * kSlot;
+// Bodies from kClaimAheadFrom up to (not including) kClaimAheadUntil bytes
+// make the producer claim the lines of the next record of the same size as
+// soon as it commits one (RingWriter::claim_ahead). Measured by interleaved
+// 2-rank ping-pong: 1 KiB messages 5-10% and 2 KiB ones 10-16% faster; from
+// 2112-byte bodies on, any early claim (even of only the first 1 KiB, with
+// PREFETCHW or a read prefetch) made 2112 B-4 KiB messages 20-35% slower
+// (4 KiB: 0.84-0.94 -> 1.06-1.25 us), so larger records are left alone.
+inline constexpr std::size_t kClaimAheadFrom = 1024;
+inline constexpr std::size_t kClaimAheadUntil = 2048 + kCacheLine;
 
 struct alignas(kCacheLine) RingControl {
   std::atomic<std::uint64_t> tail;  // consumer's read position (monotonic)
@@ -138,6 +148,7 @@ class RingWriter {
     // fetching it on the critical path would add a cross-core transfer to
     // every small message.
     __builtin_prefetch(cells_ + ((head_ + kSmallRecord) & (size_ - 1)), 1, 3);
+    if (pending_length_ >= kClaimAheadFrom && pending_length_ < kClaimAheadUntil) claim_ahead();
   }
 
   // Copies a record made of `head` then `body` into the ring and commits.
@@ -159,6 +170,21 @@ class RingWriter {
       sum += std::atomic_ref<std::uint32_t>(header_at(at)->word).load(std::memory_order_relaxed);
     asm volatile("" : : "r"(sum));  // the loads are the point
     warmed_ = true;
+  }
+  // Asks for write ownership of the lines the next record would take if it
+  // were as large as the one just committed. They last held records the
+  // consumer read a lap ago, so writing them needs the consumer's copies
+  // invalidated first; the record is visible only when its last store has
+  // drained, so on a ping-pong each of those round trips was on the critical
+  // path of the next message. The line the next header goes to (the consumer
+  // polls it) and the one commit() asked for are left alone, and so is any
+  // line the consumer may not have read yet (as far as cached_tail_ tells).
+  // A hint only: no value changes. Out of line: small records never call it.
+  [[gnu::noinline]] void claim_ahead() noexcept {
+    const std::size_t rec = record_bytes(pending_length_);
+    if (head_ + 2 * rec - cached_tail_ > size_) return;
+    const std::uint64_t first = (head_ + kSmallRecord + kCacheLine) & ~std::uint64_t{kCacheLine - 1};
+    for (std::uint64_t at = first; at < head_ + rec; at += kCacheLine) prefetch_for_write(cells_ + (at & (size_ - 1)));
   }
   void publish(std::size_t offset, std::uint32_t length) noexcept {
     std::atomic_ref<std::uint32_t>(header_at(offset)->word)

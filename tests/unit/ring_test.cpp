@@ -172,6 +172,35 @@ TEST(Ring, MaxBodyFitsAndLargerRecordsWrapCleanly) {
   }
 }
 
+// Bodies around the claim-ahead window (kClaimAheadFrom..kClaimAheadUntil),
+// through laps of a ring whose consumer lags by 0-3 records, so claim_ahead()
+// both runs and declines (too little room past the unread records). It only
+// hints; every body must still arrive whole and in order.
+TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
+  TestRing ring(16384);
+  const std::size_t sizes[] = {kClaimAheadFrom - 1, kClaimAheadFrom, 1500, kClaimAheadUntil - 1, kClaimAheadUntil};
+  std::uint32_t pushed = 0, popped = 0;
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t lag = round % 4;
+    while (pushed - popped <= lag) {
+      auto body = pattern(sizes[pushed % 5], pushed);
+      if (!ring.writer.try_push({}, body)) break;
+      ++pushed;
+    }
+    ring.reader.drain([&](std::span<const std::byte> got) {
+      auto want = pattern(sizes[popped % 5], popped);
+      ASSERT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end())) << "record " << popped;
+      ++popped;
+    }, 1);
+  }
+  ring.reader.drain([&](std::span<const std::byte> got) {
+    EXPECT_EQ(got.size(), sizes[popped % 5]);
+    ++popped;
+  }, 100);
+  EXPECT_EQ(popped, pushed);
+  EXPECT_GT(pushed, 60u);  // more than three laps of the 16 KiB ring
+}
+
 TEST(Ring, CopyToRingIsByteExactOnBothSidesOfItsThreshold) {
   std::vector<std::byte> src(9000), dst(9100);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::byte>(i * 7 + 3);
