@@ -44,8 +44,9 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
 
 }  // namespace
 
-extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                         MPI_Status* status) {
+// Starts on a cache line: see blocking_send in runtime/api_send.cpp.
+extern "C" [[gnu::aligned(64)]] int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag,
+                                               MPI_Comm comm, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Recv";
   Context& context = context_for(kCall);
   Transfer t;

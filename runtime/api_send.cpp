@@ -8,8 +8,12 @@ using shmpi::pml::SendMode;
 
 namespace {
 
-int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  SendMode mode) {
+// Starts on a cache line, as PMPI_Send and PMPI_Recv do: where the hot path
+// of a 0-byte message falls within its lines moved osu_latency_floor by 7%
+// when unrelated code grew (0.0776 -> 0.0823 us; aligned: 0.0754 us, 15
+// interleaved runs each at a 0.08 us hand-off).
+[[gnu::aligned(64)]] int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest,
+                                       int tag, MPI_Comm comm, SendMode mode) {
   Context& context = context_for(call);
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
@@ -35,7 +39,8 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
 
 }  // namespace
 
-extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+extern "C" [[gnu::aligned(64)]] int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                                               MPI_Comm comm) {
   return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, SendMode::Standard);
 }
 
