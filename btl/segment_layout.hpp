@@ -4,8 +4,10 @@
 //   [ Doorbell                      ]  one cache line
 //   [ RingControl for sender 0..N-1 ]  one cache line each
 //   [ ring cells for sender 0..N-1  ]  ring_size bytes each
-//   [ FastBox for peer 0..N-1       ]  one cache line each; the box of a
-//                                       pair lives in its lower rank's segment
+//   [ FastBox lines for peer 0..N-1 ]  kBoxLines cache lines each; the box
+//                                       of a pair lives in its lower rank's
+//                                       segment, on the line of those that
+//                                       the pair's probe chose (box_probe.hpp)
 //
 // Offsets, never pointers, describe the layout, so every process that maps
 // the segment resolves them against its own base address.
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "btl/box_probe.hpp"
 #include "btl/fast_box.hpp"
 #include "btl/ring.hpp"
 
@@ -61,7 +64,10 @@ struct SegmentLayout {
   std::size_t cells_offset(std::uint32_t sender) const noexcept {
     return control_offset(nranks) + sender * ring_size;
   }
-  std::size_t box_offset(std::uint32_t peer) const noexcept { return cells_offset(nranks) + peer * sizeof(FastBox); }
+  // The first of the kBoxLines candidate lines for the box with `peer`.
+  std::size_t box_offset(std::uint32_t peer) const noexcept {
+    return cells_offset(nranks) + peer * kBoxLines * sizeof(FastBox);
+  }
   std::size_t total_bytes() const noexcept { return box_offset(nranks); }
 };
 

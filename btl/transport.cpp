@@ -21,6 +21,8 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       readers_(nranks),
       box_ends_(nranks),
       fast_box_(limits.fast_box),
+      probe_box_lines_(limits.fast_box && limits.probe_box_lines),
+      probe_with_(nranks, false),
       doorbells_(nranks, nullptr),
       pids_(nranks, 0),
       bases_(nranks, 0) {
@@ -53,7 +55,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
 
 PeerAddress Transport::address() const noexcept {
   return PeerAddress{static_cast<std::int64_t>(::getpid()), own_.fd(), own_.size(),
-                     reinterpret_cast<std::uintptr_t>(own_.data())};
+                     reinterpret_cast<std::uintptr_t>(own_.data()), probe_box_lines_};
 }
 
 void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
@@ -66,7 +68,8 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
                              " does not match this job (different ring size or job size)");
   }
   // The pair's box is in the lower rank's segment, at the higher rank's
-  // index; the lower rank holds it first.
+  // index, on the first candidate line until choose_box_lines(); the lower
+  // rank holds it first.
   BoxWriter box_writer;
   BoxReader box_reader;
   if (fast_box_) {
@@ -84,6 +87,20 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
   peers_[peer] = std::move(segment);  // the mapping stays where it is: doorbells_ remains valid
   pids_[peer] = static_cast<pid_t>(address.pid);
   bases_[peer] = address.base;
+  probe_with_[peer] = probe_box_lines_ && address.probes_box_lines;
+}
+
+std::uint32_t Transport::choose_box_lines() {
+  std::uint32_t probed = 0;
+  for (std::uint32_t round = 0; round < probe_rounds(nranks_); ++round) {
+    const std::uint32_t peer = probe_partner(rank_, round, nranks_);
+    if (peer >= nranks_ || !probe_with_[peer]) continue;
+    BoxEnd& end = box_ends_[peer];
+    end.line += probe_box_lines(std::span<FastBox>(end.line, kBoxLines), rank_ < peer);
+    probe_with_[peer] = false;  // once: the line has moved
+    ++probed;
+  }
+  return probed;
 }
 
 void Transport::wake(Doorbell& bell) noexcept {

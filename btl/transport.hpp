@@ -29,6 +29,9 @@ struct Limits {
   std::size_t ring_size = 64 * 1024;  // bytes per ring, power of two
   NumaPolicy numa = NumaPolicy::Local;  // placement of our receive segment
   bool fast_box = true;  // small records may travel in the pair's fast box
+  // Time the candidate lines of each pair's box at wire-up and keep the
+  // fastest (box_probe.hpp). Only when every rank of the job runs at once.
+  bool probe_box_lines = false;
 };
 
 // What a peer needs to map this rank's segment.
@@ -37,6 +40,7 @@ struct PeerAddress {
   std::int32_t fd;
   std::uint64_t bytes;
   std::uint64_t base;  // where the owner mapped it (for single-copy probes)
+  bool probes_box_lines = false;  // a pair probes its box lines only if both ranks do
 };
 
 class Transport {
@@ -49,6 +53,15 @@ class Transport {
 
   // Maps `peer`'s segment and checks its header. Throws on failure.
   void connect(std::uint32_t peer, const PeerAddress& address);
+
+  // Moves each pair's box to the fastest of its candidate lines, for the
+  // pairs whose ranks both probe (Limits::probe_box_lines): every rank of
+  // the job calls it once, after connect() with every peer, and meets its
+  // peers in turn. Returns the number of pairs probed.
+  std::uint32_t choose_box_lines();
+
+  // The box line of the pair with `peer` (nullptr without a box).
+  const FastBox* box_line(std::uint32_t peer) const noexcept { return box_ends_[peer].line; }
 
   // The process id of `peer` (for single-copy transfers).
   pid_t peer_pid(std::uint32_t peer) const noexcept { return pids_[peer]; }
@@ -120,6 +133,8 @@ class Transport {
   std::vector<ChannelReader> readers_;
   std::vector<BoxEnd> box_ends_;  // by peer; never resized (writers and readers point in)
   bool fast_box_;
+  bool probe_box_lines_;
+  std::vector<bool> probe_with_;  // by peer: both of us probe box lines
   static void wake(Doorbell& bell) noexcept;
   // The RingWriter or RingReader of the ring from `sender` in the segment
   // mapped at `base`.

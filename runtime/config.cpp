@@ -44,6 +44,7 @@ Config Config::from_environment() {
   const std::string wait = value_of("wait_policy");
   c.wait_policy = wait == "spin" ? WaitMode::Spin : wait == "yield" ? WaitMode::Yield : WaitMode::Auto;
   c.fast_box = value_of("fast_box") == "on";
+  c.box_probe = value_of("box_probe") == "on";
   c.choose_route = value_of("rndv_route") == "auto";
   c.test_cma_eperm = value_of("test_cma_eperm") == "1";
   if (c.eager_limit + 64 > c.ring_size / 4)

@@ -25,6 +25,7 @@ struct Config {
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;
   bool fast_box = true;
+  bool box_probe = true;     // time each pair's candidate box lines at start-up
   bool choose_route = true;  // rndv_route=auto
   bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
 

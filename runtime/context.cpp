@@ -22,7 +22,7 @@ constexpr const char* kAddressKey = "shmpi.segment";
 
 std::string encode(const btl::PeerAddress& a) {
   return std::to_string(a.pid) + ":" + std::to_string(a.fd) + ":" + std::to_string(a.bytes) + ":" +
-         std::to_string(a.base);
+         std::to_string(a.base) + ":" + (a.probes_box_lines ? "1" : "0");
 }
 
 btl::PeerAddress decode(const std::string& text) {
@@ -31,12 +31,14 @@ btl::PeerAddress decode(const std::string& text) {
   int fd = 0;
   unsigned long long bytes = 0;
   unsigned long long base = 0;
-  if (std::sscanf(text.c_str(), "%lld:%d:%llu:%llu", &pid, &fd, &bytes, &base) != 4)
+  int probes = 0;
+  if (std::sscanf(text.c_str(), "%lld:%d:%llu:%llu:%d", &pid, &fd, &bytes, &base, &probes) != 5)
     throw WireUpError("malformed segment address '" + text + "' from a peer");
   a.pid = pid;
   a.fd = fd;
   a.bytes = bytes;
   a.base = base;
+  a.probes_box_lines = probes != 0;
   return a;
 }
 
@@ -49,17 +51,23 @@ std::uint32_t supported_size(const KvStore& store) {
   return store.size();
 }
 
+// Ranks outnumber cores: a spinning waiter would starve the rank it waits
+// for. (A bound rank sees one core; count the node's instead.)
+bool ranks_outnumber_cores(const KvStore& store) {
+  return store.local_size() > static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+btl::Limits transport_limits(const Config& config, const KvStore& store) {
+  return btl::Limits{config.ring_size, config.numa_policy, config.fast_box,
+                     config.box_probe && !ranks_outnumber_cores(store)};
+}
+
 }  // namespace
 
 pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& store) {
   if (config.wait_policy == WaitMode::Spin) return pml::WaitPolicy{UINT32_MAX, 0};
   bool yield = config.wait_policy == WaitMode::Yield;
-  if (config.wait_policy == WaitMode::Auto) {
-    // Ranks outnumber cores: a spinning waiter would starve the rank it
-    // waits for. (A bound rank sees one core; count the node's instead.)
-    const auto online = static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
-    yield = store.local_size() > online;
-  }
+  if (config.wait_policy == WaitMode::Auto) yield = ranks_outnumber_cores(store);
   // Spin (about 50 us), then yield; after a few milliseconds without any
   // progress, sleep on the doorbell until a peer sends.
   if (yield) return pml::WaitPolicy{0, 64};
@@ -69,7 +77,7 @@ pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& st
 Context::Context(std::unique_ptr<KvStore> store)
     : config_(Config::from_environment()),
       store_(std::move(store)),
-      transport_(store_->rank(), supported_size(*store_), btl::Limits{config_.ring_size, config_.numa_policy, config_.fast_box}),
+      transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
                                                config_.split_threshold, config_.choose_route},
@@ -87,6 +95,7 @@ void Context::wire_up() {
     if (peer == rank()) continue;
     transport_.connect(peer, decode(store_->get(peer, kAddressKey)));
   }
+  transport_.choose_box_lines();
   probe_single_copy();
 }
 
