@@ -77,7 +77,7 @@ std::string effective_tunable(const std::string& name,
   for (const std::string& entry : environment)
     if (entry.starts_with(prefix)) return entry.substr(prefix.size());
   const contract::TunableSpec* spec = contract::find_tunable(name);
-  return spec != nullptr ? spec->default_value : "";
+  return spec != nullptr ? contract::default_of(*spec) : "";
 }
 
 std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size) {

@@ -27,7 +27,7 @@ struct Current {
 Current current_value(const TunableSpec& t) {
   const std::string env = shmpi::contract::tunable_env_name(t.name);
   const char* set = std::getenv(env.c_str());
-  Current c{set != nullptr ? set : t.default_value, {}};
+  Current c{set != nullptr ? set : shmpi::contract::default_of(t), {}};
   if (set != nullptr) c.error = shmpi::contract::validate_tunable(t, c.value);
   if (!c.error.empty()) c.error = "invalid " + env + ": " + c.error;
   return c;
@@ -65,19 +65,21 @@ int main(int argc, char** argv) {
   }
 
   std::printf("shmpi %s tunables (set with SHMPI_<NAME>=VALUE or shmpirun --set NAME=VALUE)\n\n", SHMPI_VERSION);
+  std::printf("defaults for this machine: the %s set (see include/shmpi/tunables.hpp)\n\n",
+              shmpi::contract::defaults_name());
   std::printf("%-16s %-10s %-10s %s\n", "NAME", "DEFAULT", "CURRENT", "DESCRIPTION");
   int status = 0;
   std::uint64_t ring_size = 0;
   for (const TunableSpec& t : shmpi::contract::tunables()) {
     const Current c = current_value(t);
-    std::printf("%-16s %-10s %-10s %s\n", t.name, t.default_value, c.error.empty() ? c.value.c_str() : "INVALID",
-                t.description);
+    std::printf("%-16s %-10s %-10s %s\n", t.name, shmpi::contract::default_of(t),
+                c.error.empty() ? c.value.c_str() : "INVALID", t.description);
     if (!c.error.empty()) {
       std::fprintf(stderr, "shmpi_info: %s\n", c.error.c_str());
       status = 1;
     }
     if (std::strcmp(t.name, "ring_size") == 0)
-      ring_size = *shmpi::contract::parse_bytes(c.error.empty() ? c.value : t.default_value);
+      ring_size = *shmpi::contract::parse_bytes(c.error.empty() ? c.value : shmpi::contract::default_of(t));
   }
 
   const shmpi::btl::SegmentLayout layout{static_cast<std::uint32_t>(ranks), ring_size};

@@ -17,7 +17,7 @@ std::string value_of(std::string_view name) {
   if (spec == nullptr) throw ConfigError("internal: unknown tunable " + std::string(name));
   const std::string env = contract::tunable_env_name(name);
   const char* set = std::getenv(env.c_str());
-  std::string value = set != nullptr ? set : spec->default_value;
+  std::string value = set != nullptr ? set : contract::default_of(*spec);
   std::string error = contract::validate_tunable(*spec, value);
   if (!error.empty()) throw ConfigError("invalid " + env + ": " + error);
   return value;

@@ -4,6 +4,10 @@
 // shmpi_info lists it. Environment variable: SHMPI_<NAME in upper case>.
 #pragma once
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -27,6 +31,9 @@ struct TunableSpec {
   std::uint64_t max = 0;
   bool power_of_two = false;  // Bytes only
   const char* choices = "";   // Choice only
+  // The default on Intel CPUs, where it was measured to differ (nullptr: the
+  // same everywhere). See default_of().
+  const char* intel_default = nullptr;
 };
 
 // There is no inline-limit tunable: an eager record is a 4-byte ring header,
@@ -38,10 +45,17 @@ struct TunableSpec {
 // fragments up to 64 KiB (~10-11 GB/s, 2.3 us at 16 KiB against 4.3 us for a
 // CMA rendezvous), and from 128 KiB a single copy split between both cores
 // (16 GB/s at 128 KiB, 29-40 GB/s at 0.5-4 MiB).
+// The 2-core Xeon machines (Sapphire Rapids class, 2026-12-05) differ: there a
+// line crossing cores costs more and CMA less, so the two cross-core copies of
+// the ring lose to one single copy from 4 KiB on (osu_latency 16 KiB 3.1 us
+// pipelined, 1.35 us by CMA; 64 KiB 9.5 against 3.3 us; osu_bw 64 KiB 6.5
+// against 23.5 GB/s). With eager_limit 2048 and rndv_threshold 4096 shmpi's
+// latency beat both peers at every size there, by 1.15x or more from 4 KiB on
+// (with the EPYC defaults it lost 2.6x at 64 KiB).
 inline constexpr TunableSpec kTunables[] = {
     {"eager_limit", "8192",
      "largest message sent eagerly as one ring record; larger ones are fragmented or use rendezvous",
-     TunableKind::Bytes, 64, 65536},
+     TunableKind::Bytes, 64, 65536, false, "", "2048"},
     {"ring_size", "65536",
      "bytes of each per-pair FIFO ring, in the receiver's segment",
      TunableKind::Bytes, 4096, 64ull << 20, true},
@@ -50,7 +64,7 @@ inline constexpr TunableSpec kTunables[] = {
      TunableKind::Bytes, 1024, 16ull << 20},
     {"rndv_threshold", "131072",
      "messages at or above this size use rendezvous (single copy when permitted)",
-     TunableKind::Bytes, 64, 1ull << 40},
+     TunableKind::Bytes, 64, 1ull << 40, false, "", "4096"},
     {"split_threshold", "131072",
      "single copies at least this large are shared: the receiver reads one half while the sender writes the other (0: never)",
      TunableKind::Bytes, 0, 1ull << 40},
@@ -78,6 +92,26 @@ inline constexpr TunableSpec kTunables[] = {
 };
 
 inline std::span<const TunableSpec> tunables() { return kTunables; }
+
+// True on an Intel CPU (cpuid vendor "GenuineIntel").
+inline bool intel_cpu() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d) == 0) return false;
+  return b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;  // "Genu" "ineI" "ntel"
+#else
+  return false;
+#endif
+}
+
+// The default of `spec` on this machine.
+inline const char* default_of(const TunableSpec& spec) noexcept {
+  static const bool intel = intel_cpu();
+  return intel && spec.intel_default != nullptr ? spec.intel_default : spec.default_value;
+}
+
+// Which set of defaults this machine takes, for shmpi_info.
+inline const char* defaults_name() noexcept { return intel_cpu() ? "Intel" : "general (EPYC-measured)"; }
 
 inline const TunableSpec* find_tunable(std::string_view name) {
   for (const TunableSpec& t : kTunables)

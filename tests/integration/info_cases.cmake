@@ -7,7 +7,7 @@ shmpi_case(shmpi_info.lists_tunables ARGS
   --match "shared memory per rank with 64 ranks: 4231296 bytes" --
   ${SHMPI_INFO} -n 64)
 shmpi_case(shmpi_info.current_value ARGS
-  --match "^eager_limit +8192 +16k " --
+  --match "^eager_limit +(8192|2048) +16k " --
   env SHMPI_EAGER_LIMIT=16k ${SHMPI_INFO})
 shmpi_case(shmpi_info.invalid_value ARGS
   --rc 1 --count "^shmpi_info: invalid SHMPI_RING_SIZE: ring_size=5000: must be a power of two$" 1 --

@@ -22,6 +22,18 @@ foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_l
       ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:${program}>)
   endforeach()
 endforeach()
+# Both sets of default limits (tunables.hpp), whichever this machine takes.
+foreach(limits "general:8192:131072" "intel:2048:4096")
+  string(REPLACE ":" ";" parts ${limits})
+  list(GET parts 0 name)
+  list(GET parts 1 eager)
+  list(GET parts 2 rndv)
+  foreach(program p2p_nonblocking p2p_modes)
+    shmpi_case(${program}.${name}_limits TIMEOUT 120 ARGS
+      --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
+      ${SHMPI_RUN} -n 2 --set eager_limit=${eager} --set rndv_threshold=${rndv} $<TARGET_FILE:${program}>)
+  endforeach()
+endforeach()
 
 # Rendezvous sizes whose route is chosen per epoch (both routes get tried),
 # and the same with the route fixed and with single copy refused.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <shmpi/tunables.hpp>
+
 #include "placement.hpp"
 #include "preflight.hpp"
 #include "rank_env.hpp"
@@ -88,7 +90,7 @@ TEST(Preflight, MemoryEstimateAndTunables) {
   EXPECT_EQ(effective_tunable("ring_size", none, env), "8192");
   std::vector<std::pair<std::string, std::string>> set = {{"ring_size", "16k"}};
   EXPECT_EQ(effective_tunable("ring_size", set, env), "16k");
-  EXPECT_EQ(effective_tunable("eager_limit", none, env), "8192");
+  EXPECT_EQ(effective_tunable("eager_limit", none, env), shmpi::contract::intel_cpu() ? "2048" : "8192");
   EXPECT_NO_THROW(check_environment_tunables(env));
   std::vector<std::string> bad = {"SHMPI_RING_SIZE=3"};
   EXPECT_ANY_THROW(check_environment_tunables(bad));
