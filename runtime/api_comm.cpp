@@ -130,6 +130,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " cannot be freed");
   context.communicators().free(*comm);
+  context.send_targets().forget();  // the handle may name another communicator
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
 }

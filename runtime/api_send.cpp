@@ -20,7 +20,10 @@ namespace {
   if (t.proc_null()) return MPI_SUCCESS;
   const std::uint32_t to = t.comm->world_rank(dest);
   const shmpi::pml::Envelope envelope{t.comm->context, t.comm->rank, tag};
-  if (mode == SendMode::Standard && context.pml().try_send_eager_now(to, envelope, buf, t.bytes)) return MPI_SUCCESS;
+  if (mode == SendMode::Standard) {
+    context.send_targets().remember(comm, dest, type, SendTarget{to, t.comm->context, t.comm->rank, t.element});
+    if (context.pml().try_send_eager_now(to, envelope, buf, t.bytes)) return MPI_SUCCESS;
+  }
   shmpi::pml::Request request;
   context.pml().start_send(request, to, envelope, buf, t.bytes, mode);
   context.wait(request, BlockedCall{call, static_cast<std::int32_t>(to), tag, t.bytes, t.comm->context});
@@ -39,8 +42,19 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
 
 }  // namespace
 
+// A send to the same communicator, destination and datatype as the last
+// one checks only its count, tag and buffer, and goes at once if it can
+// (runtime/send_target.hpp); anything else takes blocking_send().
 extern "C" [[gnu::aligned(64)]] int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
                                                MPI_Comm comm) {
+  if (Context* context = current_context()) {
+    const SendTarget* target = context->send_targets().find(comm, dest, type);
+    if (target != nullptr && count >= 0 && (buf != nullptr || count == 0) && tag >= 0 && tag <= MPI_TAG_UB_VALUE &&
+        context->pml().try_send_eager_now(target->world_dest,
+                                          shmpi::pml::Envelope{target->context, target->source, tag}, buf,
+                                          target->element * static_cast<std::size_t>(count)))
+      return MPI_SUCCESS;
+  }
   return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, SendMode::Standard);
 }
 

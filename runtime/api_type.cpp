@@ -95,6 +95,7 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
     return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
                        std::string("predefined datatype ") + context.datatypes().find(*datatype)->name +
                            " cannot be freed");
+  context.send_targets().forget();  // the handle may name another datatype
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }

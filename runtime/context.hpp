@@ -21,6 +21,7 @@
 #include "runtime/kv_store.hpp"
 #include "runtime/message_table.hpp"
 #include "runtime/request_table.hpp"
+#include "runtime/send_target.hpp"
 #include "runtime/status_page.hpp"
 
 namespace shmpi::runtime {
@@ -49,6 +50,7 @@ class Context {
   RequestTable& requests() noexcept { return requests_; }
   BsendBuffer& bsend_buffer() noexcept { return bsend_; }
   MessageTable& messages() noexcept { return messages_; }
+  SendTargetCache& send_targets() noexcept { return send_targets_; }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -97,6 +99,7 @@ class Context {
   RequestTable requests_;
   BsendBuffer bsend_;
   MessageTable messages_;
+  SendTargetCache send_targets_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

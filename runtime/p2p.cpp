@@ -21,7 +21,7 @@ namespace {
                                     check_buffer(buf, count), receive ? check_recv_tag(tag) : check_send_tag(tag),
                                     receive ? check_source(peer, *c) : check_dest(peer, *c)});
   if (!failed) {  // not reached while the fast path mirrors the checks
-    out = Transfer{c, comm, element * static_cast<std::size_t>(count), peer, tag};
+    out = Transfer{c, comm, element * static_cast<std::size_t>(count), peer, tag, element};
     return MPI_SUCCESS;
   }
   return raise_if(context, c, call, failed);
@@ -37,7 +37,7 @@ inline int prepare(Context& context, const char* call, const void* buf, int coun
         (peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE);
     const bool tag_ok = (tag >= 0 && tag <= MPI_TAG_UB_VALUE) || (receive && tag == MPI_ANY_TAG);
     if (peer_ok && tag_ok) {
-      out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag};
+      out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag, info->size};
       return MPI_SUCCESS;
     }
   }

@@ -21,6 +21,7 @@ struct Transfer {
   std::size_t bytes = 0;     // count * datatype size
   std::int32_t peer = 0;     // communicator rank, MPI_ANY_SOURCE or MPI_PROC_NULL
   std::int32_t tag = 0;
+  std::size_t element = 0;   // bytes per datatype element
   bool proc_null() const noexcept { return peer == MPI_PROC_NULL; }
   // World rank of a concrete peer, -1 for MPI_ANY_SOURCE (for the status page).
   std::int32_t world_peer() const noexcept {
