@@ -71,18 +71,32 @@ struct BoxEnd {
 // The sending side of a box.
 class BoxWriter {
  public:
+  // Records that take the ring without a look at the line after it was found
+  // busy (osu_bw 1-32 B, 4 interleaved runs: 0 -> 32 gave +7% at 1 B, +27%
+  // at 4 B, +13% at 8 B, +12% at 32 B; 8 and 128 less; ping-pongs hold the
+  // line and never look).
+  static constexpr std::uint32_t kSkipWhenBusy = 32;
+
   BoxWriter() = default;
   explicit BoxWriter(BoxEnd* end) noexcept : end_(end) {}
 
   // Where to write a body of `bytes`, or nullptr when the box cannot take it
   // (too large, no box, or the line not ours to write).
-  std::byte* try_reserve(std::size_t bytes) const noexcept {
+  std::byte* try_reserve(std::size_t bytes) noexcept {
     if (bytes > kBoxBody || end_ == nullptr) return nullptr;
     // Holding the peer's delivered record, the line is ours (a reply): no
     // need to load the state word the peer wrote last.
     if (end_->holding) return end_->line->body;
+    // Found busy lately: we are streaming records faster than the peer
+    // takes them, and each look at the line would cost a miss (the peer's
+    // hand-back wrote it), so the next few records take the ring unasked.
+    if (skip_ != 0) {
+      --skip_;
+      return nullptr;
+    }
     const std::uint32_t state = box_detail::load(end_->line->state);
     const bool ours = box_detail::writer_of(state) == end_->me && (state & box_detail::kPending) == 0;
+    if (!ours) skip_ = kSkipWhenBusy;
     return ours ? end_->line->body : nullptr;
   }
 
@@ -98,6 +112,7 @@ class BoxWriter {
 
  private:
   BoxEnd* end_ = nullptr;
+  std::uint32_t skip_ = 0;  // records that take the ring without looking at the line
 };
 
 // The receiving side of a box. A delivered record leaves us holding the

@@ -80,7 +80,7 @@ bool held_by(const FastBox& box, std::uint32_t writer) {
   return (state & box_detail::kPending) == 0 && box_detail::writer_of(state) == writer;
 }
 
-TEST(Channel, SmallRecordTakesTheBoxWhileTheWriterHoldsIt) {
+TEST(Channel, SmallRecordTakesTheBoxWhenFreeAndSkipsItAWhileWhenBusy) {
   TestChannel c(4096);
   EXPECT_TRUE(held_by(*c.box, 0));  // a fresh line belongs to the lower rank
   ASSERT_TRUE(push(c.writer, 1, 8));
@@ -92,7 +92,16 @@ TEST(Channel, SmallRecordTakesTheBoxWhileTheWriterHoldsIt) {
   ASSERT_EQ(got.size(), 2U);
   EXPECT_EQ(got[0].value, 1U);
   EXPECT_EQ(got[1].value, 2U);
-  EXPECT_TRUE(held_by(*c.box, 0));           // the idle poll handed the line back
+  EXPECT_TRUE(held_by(*c.box, 0));  // the idle poll handed the line back
+  // Having found the box busy, the writer sends the next records through
+  // the ring without looking at the line, then tries the box again.
+  for (std::uint32_t i = 0; i < BoxWriter::kSkipWhenBusy; ++i) {
+    ASSERT_TRUE(push(c.writer, 100 + i, 8));
+    EXPECT_TRUE(held_by(*c.box, 0));
+  }
+  const std::vector<Got> skipped = drain(c.reader);
+  ASSERT_EQ(skipped.size(), BoxWriter::kSkipWhenBusy);
+  for (std::uint32_t i = 0; i < BoxWriter::kSkipWhenBusy; ++i) EXPECT_EQ(skipped[i].value, 100 + i);
   ASSERT_TRUE(push(c.writer, 3, kBoxBody));  // and a whole body fits
   EXPECT_TRUE(pending_from(*c.box, 0));
   EXPECT_EQ(state_of(*c.box) & box_detail::kLengthMask, kBoxBody);
