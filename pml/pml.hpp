@@ -138,7 +138,7 @@ class Pml {
 
   // Nothing of ours waits for ring space, so only a peer's record can
   // make progress possible: safe to sleep until one arrives.
-  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty(); }
+  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty() && pending_reads_ == 0; }
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
@@ -146,6 +146,8 @@ class Pml {
   std::uint64_t split_parts_written() const noexcept { return split_parts_written_; }
   // Rendezvous messages received by `route` as chosen by the RouteChooser.
   std::uint64_t routes_taken(Route route) const noexcept { return routes_taken_[static_cast<std::size_t>(route)]; }
+  // Rendezvous messages read by single copy in a batch of several.
+  std::uint64_t reads_batched() const noexcept { return reads_batched_; }
   // Epochs of rendezvous messages timed and told to the RouteChooser.
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
 
@@ -153,6 +155,17 @@ class Pml {
   // Polls of the peer's box before try_receive_boxed() gives up (a few
   // microseconds: longer than a small message's round trip).
   static constexpr std::uint32_t kBoxedSpins = 1024;
+
+  // Single-copy reads of rendezvous messages below this size wait, up to
+  // btl::SingleCopy::kMaxPieces from one peer, for the end of the round of
+  // progress and are then made in one system call (osu_bw 4 KiB streams
+  // one such read per message; batched, each cost half as much).
+  static constexpr std::size_t kBatchedReadMax = 64 * 1024;
+  struct PendingRead {
+    Request* request = nullptr;
+    std::uint64_t address = 0;
+    std::size_t bytes = 0;
+  };
 
   // The pipelined message currently streaming in on one peer's ring.
   struct Incoming {
@@ -220,6 +233,9 @@ class Pml {
   void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
   void on_split_done(std::uint32_t peer, const MatchHeader& header) noexcept;
   bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
+  void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
+  void flush_reads() noexcept;
+  void finish_read(Request& request, bool done) noexcept;
   void finish_rendezvous(Request& request) noexcept;
   void stream_rendezvous(Request& request) noexcept;
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
@@ -237,6 +253,10 @@ class Pml {
   std::vector<Incoming> incoming_;      // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
   std::vector<Control> controls_;       // control records waiting for ring space
+  std::array<PendingRead, btl::SingleCopy::kMaxPieces> reads_{};  // batched single-copy reads, all from
+  std::uint32_t pending_reads_ = 0;                                 // reads_peer_; flushed by progress()
+  std::uint32_t reads_peer_ = 0;
+  std::uint64_t reads_batched_ = 0;
   std::uint32_t queued_sends_ = 0;
   std::uint64_t split_parts_written_ = 0;
   RouteChooser routes_;

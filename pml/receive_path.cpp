@@ -77,7 +77,7 @@ bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* b
                             Status& status) noexcept {
   const Envelope want = load_envelope(want_in);
   if (wait_.spins_before_yield == 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
-      unexpected_.find(want) != nullptr)
+      pending_reads_ != 0 || unexpected_.find(want) != nullptr)
     return false;
   auto accept = [&](std::span<const std::byte> body) noexcept {
     MatchPrefix prefix;
@@ -315,11 +315,53 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
     start_split(request, n);
     return;
   }
-  if (read_from(peer, address, request.recv_buffer, n)) {
+  // Batch only where more are likely to come: while other receives are
+  // posted (a window of osu_bw), or a batch is open. A lone ping-pong
+  // message read at once ran 5-10% faster at 8-32 KiB than one deferred to
+  // the end of the round of progress.
+  if (cross_process && n != 0 && n < kBatchedReadMax && (pending_reads_ != 0 || !posted_.empty())) {
+    read_later(request, peer, n);
+    return;
+  }
+  finish_read(request, read_from(peer, address, request.recv_buffer, n));
+}
+
+// The read of a rendezvous message is over: finish it, or (the copy
+// failed) have the sender stream it.
+void Pml::finish_read(Request& request, bool done) noexcept {
+  if (done) {
     finish_rendezvous(request);
   } else {
     spoil_epoch(request);
     stream_rendezvous(request);
+  }
+}
+
+void Pml::read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept {
+  if (pending_reads_ == reads_.size() || (pending_reads_ != 0 && reads_peer_ != peer)) flush_reads();
+  reads_peer_ = peer;
+  reads_[pending_reads_++] = PendingRead{&request, request.remote_address, bytes};
+}
+
+// Makes the pending reads, in one system call when there are several; if
+// that one falls short, each again on its own (which tells each one's fate).
+void Pml::flush_reads() noexcept {
+  const std::uint32_t n = pending_reads_;
+  if (n == 0) return;
+  pending_reads_ = 0;
+  bool all = false;
+  if (n > 1) {
+    std::array<btl::ReadPiece, btl::SingleCopy::kMaxPieces> pieces;
+    for (std::uint32_t i = 0; i < n; ++i)
+      pieces[i] = btl::ReadPiece{reads_[i].address, reads_[i].request->recv_buffer, reads_[i].bytes};
+    all = single_copy_on() &&
+          single_copy_->read_pieces(transport_.peer_pid(reads_peer_), std::span(pieces.data(), n)) ==
+              btl::CopyResult::Done;
+    if (all) reads_batched_ += n;
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const PendingRead& read = reads_[i];
+    finish_read(*read.request, all || read_from(reads_peer_, read.address, read.request->recv_buffer, read.bytes));
   }
 }
 

@@ -220,6 +220,7 @@ bool Pml::progress() noexcept {
   bool moved = transport_.poll([this](std::uint32_t peer, std::span<const std::byte> body) {
                  on_record(peer, body);
                }) != 0;
+  flush_reads();
   if (!controls_.empty()) flush_controls();
   if (queued_sends_ != 0) {
     const std::uint32_t before = queued_sends_;

@@ -72,6 +72,20 @@ TEST(PmlRoute, AnEpochMixingSizesIsNotTimed) {
   EXPECT_EQ(job.p1->epochs_recorded(), 1U);
 }
 
+// Small rendezvous messages of a window with receives posted are read in
+// batches (several in one system call), byte-exact; refused, they stream.
+TEST(PmlRoute, SmallRendezvousReadsOfAWindowAreBatched) {
+  ProtocolLimits limits{2048, 16384, 4096, kRndv};
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 0; i < 40; ++i) sizes.push_back(4096 + i * 1531);  // 4 KiB to 64 KiB
+  TwoRanks job(limits, 64 * 1024, Copy::Cma);
+  send_window(job, sizes, 7);
+  EXPECT_GE(job.p1->reads_batched(), 2U);
+  TwoRanks refused(limits, 64 * 1024, Copy::CmaRefused);
+  send_window(refused, sizes, 8);
+  EXPECT_EQ(refused.p1->reads_batched(), 0U);
+}
+
 // Both ways at once: while our own offers wait for the peer, its messages
 // to us are copied out by single copy, never streamed (a stream would wait
 // behind the peer's copies of ours), and no route is timed.

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <vector>
@@ -206,6 +207,47 @@ TEST(SingleCopy, CopiesWithinItsOwnProcess) {
   ASSERT_EQ(copy.write(::getpid(), reinterpret_cast<std::uintptr_t>(target.data()), source.data(), source.size()),
             CopyResult::Done);
   EXPECT_EQ(target, source);
+}
+
+TEST(SingleCopy, ReadsPiecesInOneCall) {
+  std::vector<std::byte> source(5 * kPage);
+  fill(source.data(), source.size(), kChildSeed, 0);
+  std::vector<std::byte> target(5 * kPage, std::byte{0});
+  const auto at = [&](std::size_t offset) { return reinterpret_cast<std::uintptr_t>(source.data() + offset); };
+  // Out of order, odd sizes, one empty: each lands where it was asked to.
+  const std::vector<ReadPiece> pieces = {{at(3 * kPage), target.data(), kPage + 7},
+                                         {at(0), target.data() + 2 * kPage, 100},
+                                         {at(kPage), target.data() + 3 * kPage, 0},
+                                         {at(4 * kPage + 9), target.data() + 4 * kPage, kPage - 9}};
+  SingleCopy copy(true);
+  ASSERT_EQ(copy.read_pieces(::getpid(), pieces), CopyResult::Done);
+  EXPECT_TRUE(std::equal(target.begin(), target.begin() + kPage + 7, source.begin() + 3 * kPage));
+  EXPECT_TRUE(std::equal(target.begin() + 2 * kPage, target.begin() + 2 * kPage + 100, source.begin()));
+  EXPECT_TRUE(std::equal(target.begin() + 4 * kPage, target.end() - 9, source.begin() + 4 * kPage + 9));
+  EXPECT_EQ(target[kPage + 7], std::byte{0}) << "nothing beyond a piece";
+
+  std::vector<ReadPiece> too_many(SingleCopy::kMaxPieces + 1, ReadPiece{at(0), target.data(), 1});
+  errno = 0;
+  EXPECT_EQ(copy.read_pieces(::getpid(), too_many), CopyResult::Failed);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_TRUE(copy.enabled());
+}
+
+TEST(SingleCopy, ReadPiecesReportsABadPageAndARefusal) {
+  Region region(2 * kPage);
+  ASSERT_NE(region.data(), nullptr);
+  ASSERT_EQ(::mprotect(region.data() + kPage, kPage, PROT_NONE), 0);
+  std::vector<std::byte> local(2 * kPage);
+  const std::vector<ReadPiece> pieces = {{region.address(), local.data(), 64},
+                                         {region.address(kPage), local.data() + kPage, 64}};
+  SingleCopy copy(true);
+  EXPECT_EQ(copy.read_pieces(::getpid(), pieces), CopyResult::Failed);
+  EXPECT_TRUE(copy.enabled());
+  SingleCopy refusing(true, /*forced_failure=*/true);
+  errno = 0;
+  EXPECT_EQ(refusing.read_pieces(::getpid(), std::span(pieces).first(1)), CopyResult::NotPermitted);
+  EXPECT_EQ(errno, EPERM);
+  EXPECT_FALSE(refusing.enabled());
 }
 
 TEST(SingleCopy, ForcedFailureAnswersNotPermittedAndDisablesItself) {
