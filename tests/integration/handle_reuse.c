@@ -16,12 +16,14 @@
 
 enum { TAG = 5 };
 
-/* Rank 0 sends `count` of `type` to rank 1 of `comm` (a world rank): the
- * receiver checks the source and the size. */
-static void send_and_check(MPI_Comm comm, int comm_rank, int world_rank, int target_world, int ints) {
-  int data[4] = {11, 22, 33, 44};
+/* Comm rank 0 sends one element of `type` (the first `ints` ints of
+ * {11, 22, 33, 44}) to comm rank 1, which is world rank `target_world`: the
+ * receiver checks the size and the payload. */
+static void send_and_check(MPI_Comm comm, int comm_rank, int world_rank, int target_world, MPI_Datatype type,
+                           int ints) {
+  const int data[4] = {11, 22, 33, 44};
   if (comm_rank == 0) {
-    MPI_Send(data, ints, MPI_INT, 1, TAG, comm);
+    MPI_Send(data, 1, type, 1, TAG, comm);
   } else if (world_rank == target_world) {
     int got[4] = {0, 0, 0, 0};
     MPI_Status st;
@@ -47,7 +49,7 @@ int main(int argc, char **argv) {
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank == 0 ? 0 : size - rank, &backwards);
     int brank;
     MPI_Comm_rank(backwards, &brank);
-    send_and_check(backwards, brank, rank, size - 1, 1);
+    send_and_check(backwards, brank, rank, size - 1, MPI_INT, 1);
     MPI_Comm first = backwards;
     MPI_Comm_free(&backwards);
     MPI_Comm forwards;
@@ -58,7 +60,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(forwards, &frank);
     /* World rank 0 sends to rank 1 again, with the same (communicator
      * handle, destination, datatype): now world rank 1. */
-    send_and_check(forwards, frank, rank, 1, 1);
+    send_and_check(forwards, frank, rank, 1, MPI_INT, 1);
     MPI_Comm_free(&forwards);
   }
 
@@ -66,32 +68,14 @@ int main(int argc, char **argv) {
     MPI_Datatype pair;
     MPI_Type_contiguous(2, MPI_INT, &pair);
     MPI_Type_commit(&pair);
-    int data[4] = {1, 2, 3, 4};
-    if (rank == 0) MPI_Send(data, 1, pair, 1, TAG, MPI_COMM_WORLD);
-    if (rank == 1) {
-      int got[4] = {0, 0, 0, 0};
-      MPI_Status st;
-      MPI_Recv(got, 4, MPI_INT, 0, TAG, MPI_COMM_WORLD, &st);
-      int count = -1;
-      MPI_Get_count(&st, MPI_INT, &count);
-      CHECK(count == 2, "received %d ints of a pair, expected 2", count);
-    }
+    send_and_check(MPI_COMM_WORLD, rank, rank, 1, pair, 2);
     MPI_Datatype first = pair;
     MPI_Type_free(&pair);
     MPI_Datatype quad;
     MPI_Type_contiguous(4, MPI_INT, &quad);
     MPI_Type_commit(&quad);
     CHECK(quad == first, "the freed type handle %d was not reused (got %d): the test proves nothing", first, quad);
-    if (rank == 0) MPI_Send(data, 1, quad, 1, TAG, MPI_COMM_WORLD);
-    if (rank == 1) {
-      int got[4] = {0, 0, 0, 0};
-      MPI_Status st;
-      MPI_Recv(got, 4, MPI_INT, 0, TAG, MPI_COMM_WORLD, &st);
-      int count = -1;
-      MPI_Get_count(&st, MPI_INT, &count);
-      CHECK(count == 4, "received %d ints of a quad, expected 4", count);
-      CHECK(memcmp(got, data, sizeof data) == 0, "payload differs");
-    }
+    send_and_check(MPI_COMM_WORLD, rank, rank, 1, quad, 4);
     MPI_Type_free(&quad);
   }
 

@@ -63,11 +63,22 @@ TEST(BoxProbe, BothEndsAgreeAndTheChosenLineIsAnEmptyBoxOfTheLowerRank) {
   }
 }
 
+// Ranks 0 and 1 of a job, connected; each asks to probe or not.
+struct Pair {
+  Pair(bool a_probes, bool b_probes)
+      : a(0, 2, Limits{4096, NumaPolicy::None, true, a_probes}),
+        b(1, 2, Limits{4096, NumaPolicy::None, true, b_probes}) {
+    a.connect(1, b.address());
+    b.connect(0, a.address());
+  }
+  Transport a;
+  Transport b;
+};
+
 TEST(BoxProbe, TransportsMoveBothEndsOfThePairToTheSameLine) {
-  Transport a(0, 2, Limits{4096, NumaPolicy::None, true, true});
-  Transport b(1, 2, Limits{4096, NumaPolicy::None, true, true});
-  a.connect(1, b.address());
-  b.connect(0, a.address());
+  Pair pair(true, true);
+  Transport& a = pair.a;
+  Transport& b = pair.b;
   const FastBox* first = a.box_line(1);
   std::uint32_t probed_b = 0;
   std::thread peer([&] { probed_b = b.choose_box_lines(); });
@@ -97,14 +108,11 @@ TEST(BoxProbe, TransportsMoveBothEndsOfThePairToTheSameLine) {
 }
 
 TEST(BoxProbe, APairProbesOnlyWhenBothRanksDo) {
-  Transport a(0, 2, Limits{4096, NumaPolicy::None, true, true});
-  Transport b(1, 2, Limits{4096, NumaPolicy::None, true, false});
-  a.connect(1, b.address());
-  b.connect(0, a.address());
-  const FastBox* first = a.box_line(1);
-  EXPECT_EQ(a.choose_box_lines(), 0u);  // would spin forever if it probed alone
-  EXPECT_EQ(b.choose_box_lines(), 0u);
-  EXPECT_EQ(a.box_line(1), first);
+  Pair pair(true, false);
+  const FastBox* first = pair.a.box_line(1);
+  EXPECT_EQ(pair.a.choose_box_lines(), 0u);  // would spin forever if it probed alone
+  EXPECT_EQ(pair.b.choose_box_lines(), 0u);
+  EXPECT_EQ(pair.a.box_line(1), first);
 }
 
 }  // namespace
