@@ -15,6 +15,10 @@
 //   the leader stores 2n+1 (release) and waits for 2n+2, the follower waits
 //   for 2n+1 (acquire) and stores 2n+2; n counts every round trip of the
 //   probe, so no value repeats. The leader times each candidate's batch.
+// - Past its time budget the leader stops after a round trip (the
+//   follower's answer is in, so no store of its is in flight) and decides
+//   from the lines timed so far; the follower, waiting for a ping, also
+//   watches for the published choice.
 // - The leader picks the line with the smallest best time, resets it to an
 //   empty box that it holds (state 0), and then publishes kChoiceFlag | index
 //   (release) on line 0's state word, or on line 1's when line 0 won: never
@@ -39,6 +43,10 @@ static_assert(kBoxLines >= 2, "the choice is published on a line not chosen");
 struct BoxProbeSettings {
   std::uint32_t sweeps = 3;        // each candidate's best of this many batches counts
   std::uint32_t round_trips = 64;  // per batch (~10-30 us)
+  // The leader stops early past this (the lines timed so far compete): a
+  // probe takes 0.3-1 ms when both ranks run, but three 2-rank jobs at
+  // once on 2 cores made it 140 ms.
+  std::uint64_t budget_ns = 2'000'000;
 };
 
 // Times the candidate `lines` (which live in the leader's segment, zeroed,

@@ -63,6 +63,21 @@ TEST(BoxProbe, BothEndsAgreeAndTheChosenLineIsAnEmptyBoxOfTheLowerRank) {
   }
 }
 
+TEST(BoxProbe, ALeaderPastItsBudgetStopsAndTheFollowerLearnsTheChoice) {
+  for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{20'000}}) {
+    std::vector<FastBox> lines(kBoxLines);
+    std::memset(static_cast<void*>(lines.data()), 0, lines.size() * sizeof(FastBox));
+    // No budget: stopped within line 0's first batch, which was not timed
+    // to the end, so line 0. 20 us: stopped somewhere in the sweeps.
+    const auto [leader, follower] = probe_pair(lines, BoxProbeSettings{3, 64, budget});
+    ASSERT_EQ(leader, follower) << "budget " << budget;
+    if (budget == 0) {
+      EXPECT_EQ(leader, 0u);
+    }
+    EXPECT_EQ(box_detail::load(lines[leader].state), 0u);
+  }
+}
+
 // Ranks 0 and 1 of a job, connected; each asks to probe or not.
 struct Pair {
   Pair(bool a_probes, bool b_probes)
