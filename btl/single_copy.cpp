@@ -34,6 +34,12 @@ bool SingleCopy::permitted() noexcept {
   return true;
 }
 
+CopyResult SingleCopy::failure() noexcept {
+  if (!is_refusal(errno)) return CopyResult::Failed;
+  enabled_.store(false, std::memory_order_relaxed);
+  return CopyResult::NotPermitted;
+}
+
 CopyResult SingleCopy::read(pid_t peer, std::uint64_t remote, void* local, std::size_t bytes) noexcept {
   return transfer(Direction::Read, peer, remote, local, bytes);
 }
@@ -62,11 +68,7 @@ CopyResult SingleCopy::transfer(Direction direction, pid_t peer, std::uint64_t r
     }
     if (n < 0 && errno == EINTR) continue;
     if (n == 0) errno = EFAULT;  // nothing moved and no error: do not spin
-    if (is_refusal(errno)) {
-      enabled_.store(false, std::memory_order_relaxed);
-      return CopyResult::NotPermitted;
-    }
-    return CopyResult::Failed;
+    return failure();
   }
   return CopyResult::Done;
 }
@@ -92,15 +94,8 @@ CopyResult SingleCopy::read_pieces(pid_t peer, std::span<const ReadPiece> pieces
   const auto count = static_cast<unsigned long>(pieces.size());
   const ssize_t n = ::process_vm_readv(peer, mine.data(), count, theirs.data(), count, 0);
   if (n >= 0 && static_cast<std::size_t>(n) == total) return CopyResult::Done;
-  if (n >= 0) {
-    errno = EFAULT;  // short: a bad page (or a signal) somewhere
-    return CopyResult::Failed;
-  }
-  if (is_refusal(errno)) {
-    enabled_.store(false, std::memory_order_relaxed);
-    return CopyResult::NotPermitted;
-  }
-  return CopyResult::Failed;
+  if (n >= 0) errno = EFAULT;  // short: a bad page (or a signal) somewhere
+  return failure();
 }
 
 bool SingleCopy::probe(pid_t peer, std::uint64_t remote, std::size_t bytes) noexcept {

@@ -94,6 +94,9 @@ class SingleCopy {
   // False (errno EPERM) when disabled or when the test hook refuses, which
   // disables the object.
   bool permitted() noexcept;
+  // The result of a call that failed with errno: NotPermitted for a refusal,
+  // which disables the object, else Failed.
+  CopyResult failure() noexcept;
   CopyResult transfer(Direction direction, pid_t peer, std::uint64_t remote, void* local,
                       std::size_t bytes) noexcept;
 
