@@ -104,14 +104,19 @@ inline bool intel_cpu() noexcept {
 #endif
 }
 
+// Whether this machine takes the Intel defaults (asked of cpuid once).
+inline bool intel_defaults() noexcept {
+  static const bool intel = intel_cpu();
+  return intel;
+}
+
 // The default of `spec` on this machine.
 inline const char* default_of(const TunableSpec& spec) noexcept {
-  static const bool intel = intel_cpu();
-  return intel && spec.intel_default != nullptr ? spec.intel_default : spec.default_value;
+  return intel_defaults() && spec.intel_default != nullptr ? spec.intel_default : spec.default_value;
 }
 
 // Which set of defaults this machine takes, for shmpi_info.
-inline const char* defaults_name() noexcept { return intel_cpu() ? "Intel" : "general (EPYC-measured)"; }
+inline const char* defaults_name() noexcept { return intel_defaults() ? "Intel" : "general (EPYC-measured)"; }
 
 inline const TunableSpec* find_tunable(std::string_view name) {
   for (const TunableSpec& t : kTunables)
