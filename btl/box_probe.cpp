@@ -11,7 +11,7 @@
 namespace shmpi::btl {
 namespace {
 
-// Marks the published choice on line 0 (probe values stay far below it).
+// Marks the published choice on line 0 or 1 (probe values stay far below it).
 constexpr std::uint32_t kChoiceFlag = 1u << 31;
 
 std::uint64_t now_ns() noexcept {

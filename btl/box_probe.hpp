@@ -49,9 +49,10 @@ struct BoxProbeSettings {
   std::uint64_t budget_ns = 2'000'000;
 };
 
-// Times the candidate `lines` (which live in the leader's segment, zeroed,
-// at least 2) with the peer and returns the index of the fastest; both ranks of the pair return
-// the same index, and that line is left as an empty box held by the leader.
+// Times the candidate `lines` (at least 2, zeroed, in the leader's segment)
+// with the peer and returns the index of the fastest; both ranks of the pair
+// return the same index, and that line is left as an empty box held by the
+// leader.
 // Spins until the peer takes part: call it only when both ranks run at once
 // (ranks no more than cores).
 std::uint32_t probe_box_lines(std::span<FastBox> lines, bool leader, const BoxProbeSettings& settings = {});
