@@ -1,8 +1,13 @@
 // CoreLocks: keeps two shmpirun jobs of one user from binding ranks to the
-// same CPU. One file, /tmp/shmpi-cores-<uid>, holds one open-file-description
-// byte-range lock (F_OFD_SETLK) per CPU: byte N locked = CPU N in use. The
-// locks vanish when shmpirun exits or dies, so nothing stale remains; the
-// empty file itself stays (one per user, on purpose).
+// same CPU. CPU N in use = a socket of ours bound to the abstract Unix
+// address "shmpi-cpu-<uid>-<N>" (unix(7)): a second bind of that name fails
+// with EADDRINUSE, and the name is gone the moment its last descriptor
+// closes, when shmpirun exits or dies. Nothing is created in the file
+// system, so nothing is left behind.
+//
+// Abstract names are shared by every process of the network namespace:
+// another user could take ours, which only makes our jobs run unbound (as
+// when the CPUs are busy), never on a CPU another job holds.
 #pragma once
 
 #include <span>
@@ -14,12 +19,11 @@ namespace shmpi::launcher {
 
 class CoreLocks {
  public:
-  // Opens (creates) the lock file. When that fails (or the file belongs to
-  // someone else) coordination is off and every CPU looks free.
-  CoreLocks();
+  CoreLocks() = default;
 
   // Locks CPUs of `candidates` in order, skipping those another job holds,
-  // until `wanted` are held; returns them in acquisition order.
+  // until `wanted` are held; returns them in acquisition order. A CPU whose
+  // lock cannot be asked for at all (no sockets left) counts as free.
   std::vector<int> acquire(std::span<const int> candidates, std::size_t wanted);
   // Releases every held CPU not in `keep`.
   void release_except(std::span<const int> keep);
@@ -27,10 +31,12 @@ class CoreLocks {
   bool saw_busy() const noexcept { return saw_busy_; }
 
  private:
-  bool lock(int cpu, short type);
+  struct Held {
+    int cpu;
+    UniqueFd socket;  // close-on-exec: the ranks never hold a job's CPUs
+  };
 
-  UniqueFd fd_;
-  std::vector<int> held_;
+  std::vector<Held> held_;
   bool saw_busy_ = false;
 };
 
