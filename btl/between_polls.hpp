@@ -1,15 +1,26 @@
 // between_polls(): what a loop that polls shared memory does after a poll
 // that found nothing.
 //
-// Early in a wait, an lfence: the next poll's loads wait for this poll's,
-// so the poller has one load in flight on the line its peer is about to
-// write (a tight loop floods it with speculative loads, which pull the line
-// from the writer and are thrown away by a machine clear once it changes)
-// and still polls again within a few cycles. `pause` also stops the flood,
-// but on these machines it stops the core for ~20 ns (AMD EPYC: 43 ticks
+// With `pauses` 0, early in a wait, an lfence: the next poll's loads wait
+// for this poll's, so the poller has one load in flight on the line its peer
+// is about to write (a tight loop floods it with speculative loads, which
+// pull the line from the writer and are thrown away by a machine clear once
+// it changes) and still polls again within a few cycles. `pause` also stops
+// the flood, but on the EPYC machines it stops the core for ~20 ns (43 ticks
 // of the 2.1 GHz TSC), a third of the cache-line hand-off when the host
 // places the two vCPUs close. Once a wait has lasted kFencedPolls polls no
 // answer is close: pause then gives an SMT sibling the core and saves power.
+//
+// With `pauses` N > 0, N pause instructions after every empty poll. A poll
+// is a read of the line the peer answers on; it is worth not reading it too
+// often: on the Xeon machines a peer that has just taken our record from a
+// shared line holds that line alone, and writes its answer into it after
+// the work between its receive and its send (~20 ns through MPI_Recv and
+// MPI_Send). A poll of ours in that window pulls the line back, and the
+// answer's store then waits for the line a second time, ~50 ns. A two-thread
+// box ping-pong there: 0.06 us one way replying at once, 0.11 us with ~25
+// loop iterations between receive and reply polling with lfence, 0.063 us
+// with 3 pauses (~10 ns each) between polls.
 #pragma once
 
 #include <cstdint>
@@ -18,19 +29,24 @@ namespace shmpi::btl {
 
 inline constexpr std::uint32_t kFencedPolls = 1024;
 
-// `polls`: empty polls so far in this wait.
-inline void between_polls(std::uint32_t polls) noexcept {
+// `polls`: empty polls so far in this wait; `pauses`: the tunable
+// poll_pauses (0: lfence early in a wait, as described above).
+inline void between_polls(std::uint32_t polls, std::uint32_t pauses = 0) noexcept {
 #if defined(__x86_64__) || defined(__i386__)
-  if (polls < kFencedPolls) {
+  if (pauses != 0) {
+    for (std::uint32_t i = 0; i < pauses; ++i) __builtin_ia32_pause();
+  } else if (polls < kFencedPolls) {
     asm volatile("lfence" ::: "memory");
   } else {
     __builtin_ia32_pause();
   }
 #elif defined(__aarch64__)
   (void)polls;
+  (void)pauses;
   asm volatile("yield" ::: "memory");
 #else
   (void)polls;
+  (void)pauses;
 #endif
 }
 

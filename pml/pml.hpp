@@ -49,6 +49,9 @@ struct WaitPolicy {
   // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
   std::uint32_t yields_before_sleep = 0;
   long sleep_ns = 1'000'000;
+  // Pause instructions after each poll that found nothing (0: an lfence);
+  // see btl::between_polls().
+  std::uint32_t pauses_between_polls = 0;
 };
 
 // What a probe learns about a pending message.
@@ -69,6 +72,9 @@ class Pml {
   // the receiver matched it). `envelope.source` is our communicator rank.
   void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                   std::size_t bytes, SendMode mode = SendMode::Standard);
+
+  // How this rank waits (the policy it was built with).
+  const WaitPolicy& wait_policy() const noexcept { return wait_; }
 
   // Starts a receive of at most `capacity` bytes matching `want`.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
@@ -108,7 +114,7 @@ class Pml {
       if (progress()) {
         idle = yields = 0;
       } else if (idle < wait_.spins_before_yield) {
-        btl::between_polls(idle++);  // spin: the answer is usually a fraction of a microsecond away
+        btl::between_polls(idle++, wait_.pauses_between_polls);  // spin: the answer is usually a fraction of a microsecond away
       } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
         transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
         yields = wait_.yields_before_sleep;

@@ -101,7 +101,7 @@ bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* b
     // unless it is offered once more: without that second offer 13-23% of
     // 0-byte receives fell back to the posted path (osu_latency, 0 bytes).
     if (channel.ready() || (spin % 16 == 15 && transport_.any_ready())) return channel.deliver_boxed_if(accept);
-    btl::between_polls(spin);
+    btl::between_polls(spin, wait_.pauses_between_polls);
   }
   return false;
 }

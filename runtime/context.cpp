@@ -10,6 +10,7 @@
 
 #include "pml/protocol.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/wait_policy.hpp"
 
 namespace shmpi::runtime {
 namespace {
@@ -64,16 +65,6 @@ btl::Limits transport_limits(const Config& config, const KvStore& store) {
 
 }  // namespace
 
-pml::WaitPolicy Context::wait_policy_for(const Config& config, const KvStore& store) {
-  if (config.wait_policy == WaitMode::Spin) return pml::WaitPolicy{UINT32_MAX, 0};
-  bool yield = config.wait_policy == WaitMode::Yield;
-  if (config.wait_policy == WaitMode::Auto) yield = ranks_outnumber_cores(store);
-  // Spin (about 50 us), then yield; after a few milliseconds without any
-  // progress, sleep on the doorbell until a peer sends.
-  if (yield) return pml::WaitPolicy{0, 64};
-  return pml::WaitPolicy{1u << 14, 4096};
-}
-
 Context::Context(std::unique_ptr<KvStore> store)
     : config_(Config::from_environment()),
       store_(std::move(store)),
@@ -81,7 +72,7 @@ Context::Context(std::unique_ptr<KvStore> store)
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
                                                config_.split_threshold, config_.choose_route},
-           wait_policy_for(config_, *store_), &single_copy_),
+           wait_policy_for(config_, ranks_outnumber_cores(*store_)), &single_copy_),
       status_(store_->rank(), store_->size()),
       communicators_(store_->rank(), store_->size()) {
   wire_up();

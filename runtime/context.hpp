@@ -70,7 +70,7 @@ class Context {
     // written into the status page (the hang report is about long waits).
     for (int i = 0; i < kPollsBeforeStatus; ++i) {
       if (done()) return;
-      if (!pml_.progress()) btl::between_polls(static_cast<std::uint32_t>(i));
+      if (!pml_.progress()) btl::between_polls(static_cast<std::uint32_t>(i), pml_.wait_policy().pauses_between_polls);
     }
     if (done()) return;
     status_.blocked(call, requests_.active());
@@ -84,7 +84,6 @@ class Context {
 
  private:
   static constexpr int kPollsBeforeStatus = 256;
-  static pml::WaitPolicy wait_policy_for(const Config& config, const KvStore& store);
   void wire_up();
   void probe_single_copy() noexcept;
 

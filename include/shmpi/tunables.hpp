@@ -20,6 +20,7 @@ namespace shmpi::contract {
 enum class TunableKind : std::uint8_t {
   Bytes,   // a byte count: decimal, optional suffix k/K, m/M, g/G (powers of 1024)
   Choice,  // one of the words in `choices`, separated by '|'
+  Count,   // a whole number, decimal, no suffix
 };
 
 struct TunableSpec {
@@ -27,7 +28,7 @@ struct TunableSpec {
   const char* default_value;  // as it would be written in the environment
   const char* description;    // one line
   TunableKind kind;
-  std::uint64_t min = 0;      // Bytes only: inclusive bounds
+  std::uint64_t min = 0;      // Bytes and Count: inclusive bounds
   std::uint64_t max = 0;
   bool power_of_two = false;  // Bytes only
   const char* choices = "";   // Choice only
@@ -86,6 +87,17 @@ inline constexpr TunableSpec kTunables[] = {
     {"box_probe", "on",
      "at start-up each pair times 8 candidate cache lines for its fast box and keeps the fastest (a line's hand-off time between two cores depends on its address on mesh CPUs): on or off; skipped when ranks outnumber cores",
      TunableKind::Choice, 0, 0, false, "on|off"},
+    // A waiting rank that polls without a gap pulls the line its peer is about
+    // to answer in back before the answer is written, and the answer then
+    // waits for the line a second time. On the Xeon machines a two-rank
+    // 0-byte ping-pong ran 0.12-0.13 us one way polling with lfence, 0.067-0.070
+    // us with 3 pauses between polls (the one-line hand-off: 0.058-0.063 us),
+    // 0.07-0.08 us with 4 or 5, 0.09-0.15 us with 2; sizes from 64 B and
+    // osu_bw did not move. On EPYC stop 17 measured one pause slower than
+    // lfence (pause there takes ~20 ns); more pauses were not measured.
+    {"poll_pauses", "0",
+     "pause instructions between two polls that found nothing while a rank waits, so it does not pull back the cache line its peer is writing an answer into; 0: an lfence only",
+     TunableKind::Count, 0, 64, false, "", "3"},
     {"test_cma_eperm", "0",
      "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",
      TunableKind::Choice, 0, 0, false, "0|1"},
@@ -152,6 +164,14 @@ inline std::optional<std::uint64_t> parse_bytes(std::string_view text) {
   return value * scale;
 }
 
+// Parses a whole number ("3"). nullopt when malformed.
+inline std::optional<std::uint64_t> parse_count(std::string_view text) {
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end == text.data() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 // Empty when `value` is valid for `spec`; otherwise the reason, one line,
 // e.g. "eager_limit=12x: not a byte count (e.g. 4096, 64k, 1M)".
 inline std::string validate_tunable(const TunableSpec& spec, std::string_view value) {
@@ -166,11 +186,12 @@ inline std::string validate_tunable(const TunableSpec& spec, std::string_view va
     }
     return prefix + "must be one of " + spec.choices;
   }
-  auto bytes = parse_bytes(value);
-  if (!bytes) return prefix + "not a byte count (e.g. 4096, 64k, 1M)";
-  if (*bytes < spec.min || *bytes > spec.max)
+  const bool count = spec.kind == TunableKind::Count;
+  auto number = count ? parse_count(value) : parse_bytes(value);
+  if (!number) return prefix + (count ? "not a whole number" : "not a byte count (e.g. 4096, 64k, 1M)");
+  if (*number < spec.min || *number > spec.max)
     return prefix + "must be between " + std::to_string(spec.min) + " and " + std::to_string(spec.max);
-  if (spec.power_of_two && (*bytes & (*bytes - 1)) != 0) return prefix + "must be a power of two";
+  if (spec.power_of_two && (*number & (*number - 1)) != 0) return prefix + "must be a power of two";
   return {};
 }
 

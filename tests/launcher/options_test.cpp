@@ -38,6 +38,11 @@ TEST(Options, MpirunSpellings) {
   EXPECT_EQ(o.command, (std::vector<std::string>{"prog", "-n", "9"}));  // program's own args untouched
 }
 
+TEST(Options, CountTunablesTakeWholeNumbersInRange) {
+  for (const char* value : {"0", "3", "64"})
+    EXPECT_EQ(parse({"--set", std::string("poll_pauses=") + value, "prog"}).options.tunables.at(0).second, value);
+}
+
 TEST(Options, TunableNamesIgnoreCase) {
   auto p = parse({"--set", "EAGER_LIMIT=64k", "prog"});
   ASSERT_EQ(p.options.tunables.size(), 1u);
@@ -68,6 +73,10 @@ TEST(Options, BadInputIsOneClearLine) {
   EXPECT_EQ(error_of({"--tag-output=1", "p"}), "option --tag-output takes no value");
   EXPECT_EQ(error_of({"--set", "nope=1", "p"}), "unknown tunable 'nope' in --set (shmpi_info lists them)");
   EXPECT_EQ(error_of({"--set", "ring_size=1000", "p"}), "--set ring_size=1000: must be between 4096 and 67108864");
+  EXPECT_EQ(error_of({"--set", "poll_pauses=3k", "p"}), "--set poll_pauses=3k: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_pauses=-1", "p"}), "--set poll_pauses=-1: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_pauses=", "p"}), "--set poll_pauses=: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_pauses=65", "p"}), "--set poll_pauses=65: must be between 0 and 64");
   EXPECT_EQ(error_of({"--set", "eager_limit", "p"}), "--set needs NAME=VALUE, not 'eager_limit'");
   EXPECT_EQ(error_of({"-x", "1A=2", "p"}), "-x needs VAR or VAR=value, not '1A=2'");
 }

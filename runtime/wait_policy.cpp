@@ -1,0 +1,25 @@
+#include "runtime/wait_policy.hpp"
+
+#include <cstdint>
+
+namespace shmpi::runtime {
+
+pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores) noexcept {
+  pml::WaitPolicy policy;
+  policy.pauses_between_polls = config.poll_pauses;
+  if (config.wait_policy == WaitMode::Spin) {
+    policy.spins_before_yield = UINT32_MAX;
+    policy.yields_before_sleep = 0;
+  } else if (config.wait_policy == WaitMode::Yield || ranks_outnumber_cores) {
+    policy.spins_before_yield = 0;  // yield at once
+    policy.yields_before_sleep = 64;
+  } else {
+    // Spin (about 50 us), then yield; after a few milliseconds without any
+    // progress, sleep on the doorbell until a peer sends.
+    policy.spins_before_yield = 1u << 14;
+    policy.yields_before_sleep = 4096;
+  }
+  return policy;
+}
+
+}  // namespace shmpi::runtime

@@ -1,0 +1,14 @@
+// How a rank waits for its peers, from its Config: spin, yield or sleep, and
+// how it paces its polls (pml::WaitPolicy).
+#pragma once
+
+#include "pml/pml.hpp"
+#include "runtime/config.hpp"
+
+namespace shmpi::runtime {
+
+// `ranks_outnumber_cores`: the job has more ranks on this node than the
+// node has cores, so a spinning waiter would starve the rank it waits for.
+pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores) noexcept;
+
+}  // namespace shmpi::runtime
