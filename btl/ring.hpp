@@ -52,12 +52,17 @@ inline constexpr std::size_t kSmallRecord = 2 * kSlot;
 // 2112-byte bodies on, any early claim (even of only the first 1 KiB, with
 // PREFETCHW or a read prefetch) made 2112 B-4 KiB messages 20-35% slower
 // (4 KiB: 0.84-0.94 -> 1.06-1.25 us), so larger records are left alone.
-inline constexpr std::size_t kClaimAheadFrom = 1024;
+// From 256 bytes rather than 1 KiB on the Xeon VMs (4 interleaved runs,
+// medians): osu_latency 600 B 0.39 -> 0.33 us, 800 B 0.49 -> 0.38, 1000 B
+// 0.57 -> 0.38; osu_bw 300 B 1.8 -> 4.0 GB/s, 512 B 2.3 -> 3.3, 800 B
+// 3.4 -> 7.5; from 128 bytes osu_bw 200-240 B lost 15-25% and 64 B 43%.
+inline constexpr std::size_t kClaimAheadFrom = 256;
 inline constexpr std::size_t kClaimAheadUntil = 2048 + kCacheLine;
 // After a record of less than kClaimAheadFrom bytes the producer claims the
 // line this many lines past the head (Xeon VMs, 3 interleaved runs: osu_bw
 // 1 B 13.4 -> 28.8 MB/s, 32 B 299 -> 778, 256 B 1044 -> 1157; osu_bibw 1 B
-// 20 -> 29; osu_latency 0-2 KiB unchanged; 8 lines ahead gained as much).
+// 20 -> 29; osu_latency 0-2 KiB unchanged; 8 lines ahead gained as much;
+// 256 B records have claimed ahead since).
 inline constexpr std::uint64_t kLookAheadLines = 4;
 
 struct alignas(kCacheLine) RingControl {
