@@ -32,6 +32,9 @@ struct Limits {
   // Time the candidate lines of each pair's box at wire-up and keep the
   // fastest (box_probe.hpp). Only when every rank of the job runs at once.
   bool probe_box_lines = false;
+  // Records below this many body bytes (and from kClaimAheadFrom) make our
+  // ring writers claim the lines of the next record early (RingWriter).
+  std::size_t claim_ahead_until = kClaimAheadUntil;
 };
 
 // What a peer needs to map this rank's segment.
@@ -134,14 +137,15 @@ class Transport {
   std::vector<BoxEnd> box_ends_;  // by peer; never resized (writers and readers point in)
   bool fast_box_;
   bool probe_box_lines_;
+  std::size_t claim_ahead_until_;
   std::vector<bool> probe_with_;  // by peer: both of us probe box lines
   static void wake(Doorbell& bell) noexcept;
   // The RingWriter or RingReader of the ring from `sender` in the segment
   // mapped at `base`.
-  template <class RingEnd>
-  RingEnd ring_in(std::byte* base, std::uint32_t sender) const noexcept {
+  template <class RingEnd, class... More>
+  RingEnd ring_in(std::byte* base, std::uint32_t sender, More... more) const noexcept {
     return RingEnd(reinterpret_cast<RingControl*>(base + layout_.control_offset(sender)),
-                   base + layout_.cells_offset(sender), layout_.ring_size);
+                   base + layout_.cells_offset(sender), layout_.ring_size, more...);
   }
 
   std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment

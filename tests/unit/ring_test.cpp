@@ -16,10 +16,10 @@ namespace {
 
 // A ring in a fresh shared segment, with its two views.
 struct TestRing {
-  explicit TestRing(std::size_t size)
+  explicit TestRing(std::size_t size, std::size_t claim_ahead_until = kClaimAheadUntil)
       : segment(Segment::create(sizeof(RingControl) + size)),
         control(reinterpret_cast<RingControl*>(segment.data())),
-        writer(control, segment.data() + sizeof(RingControl), size),
+        writer(control, segment.data() + sizeof(RingControl), size, claim_ahead_until),
         reader(control, segment.data() + sizeof(RingControl), size) {}
   Segment segment;
   RingControl* control;
@@ -175,19 +175,22 @@ TEST(Ring, MaxBodyFitsAndLargerRecordsWrapCleanly) {
   }
 }
 
-// Bodies around the claim-ahead window (kClaimAheadFrom..kClaimAheadUntil),
-// through laps of a ring whose consumer lags by 0-3 records, so claim_ahead()
-// both runs and declines (too little room past the unread records). It only
+// Bodies around the claim-ahead window (kClaimAheadFrom..`until`), through
+// laps of a ring whose consumer lags by 0-3 records, so claim_ahead() both
+// runs and declines (too little room past the unread records). It only
 // hints; every body must still arrive whole and in order.
-TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
-  TestRing ring(16384);
-  const std::size_t sizes[] = {kClaimAheadFrom - 1, kClaimAheadFrom, 1500, kClaimAheadUntil - 1, kClaimAheadUntil};
+void records_around_the_claim_ahead_sizes_arrive_intact(std::size_t ring_size, std::size_t until) {
+  TestRing ring(ring_size, until);
+  ASSERT_LE(until, ring.writer.max_body());
+  const std::size_t sizes[] = {kClaimAheadFrom - 1, kClaimAheadFrom, 1500, until - 1, until};
   std::uint32_t pushed = 0, popped = 0;
+  std::size_t bytes = 0;
   for (int round = 0; round < 400; ++round) {
     const std::size_t lag = round % 4;
     while (pushed - popped <= lag) {
       auto body = pattern(sizes[pushed % 5], pushed);
       if (!ring.writer.try_push({}, body)) break;
+      bytes += record_bytes(body.size());
       ++pushed;
     }
     ring.reader.drain([&](std::span<const std::byte> got) {
@@ -201,7 +204,15 @@ TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
     ++popped;
   }, 100);
   EXPECT_EQ(popped, pushed);
-  EXPECT_GT(pushed, 60u);  // more than three laps of the 16 KiB ring
+  EXPECT_GT(bytes, 3 * ring_size);  // more than three laps
+}
+
+TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
+  records_around_the_claim_ahead_sizes_arrive_intact(16384, kClaimAheadUntil);
+}
+
+TEST(Ring, RecordsAroundAWiderClaimAheadWindowArriveIntactOverManyLaps) {
+  records_around_the_claim_ahead_sizes_arrive_intact(32768, 4096 + kCacheLine);  // the Intel default
 }
 
 TEST(Ring, CopyToRingIsByteExactOnBothSidesOfItsThreshold) {
