@@ -47,24 +47,28 @@ inline constexpr std::size_t kSlot = 16;  // record alignment
 inline constexpr std::size_t kSmallRecord = 2 * kSlot;
 // Bodies from kClaimAheadFrom up to (not including) kClaimAheadUntil bytes
 // make the producer claim the lines of the next record of the same size as
-// soon as it commits one (RingWriter::claim_ahead); kClaimAheadUntil is the
-// default, a RingWriter may be given another (the tunable claim_ahead_limit,
-// whose Intel default is 4096 + 64). Measured on EPYC by interleaved
+// soon as it commits one (RingWriter::claim_ahead). These are the defaults;
+// a RingWriter may be given another window (ClaimAhead: the tunables
+// claim_ahead_from and claim_ahead_limit, whose Intel defaults are 256 and
+// 4096 + 64). Measured on EPYC by interleaved
 // 2-rank ping-pong: 1 KiB messages 5-10% and 2 KiB ones 10-16% faster; from
 // 2112-byte bodies on, any early claim (even of only the first 1 KiB, with
 // PREFETCHW or a read prefetch) made 2112 B-4 KiB messages 20-35% slower
 // (4 KiB: 0.84-0.94 -> 1.06-1.25 us), so larger records are left alone.
-// From 256 bytes rather than 1 KiB on the Xeon VMs (4 interleaved runs,
-// medians): osu_latency 600 B 0.39 -> 0.33 us, 800 B 0.49 -> 0.38, 1000 B
-// 0.57 -> 0.38; osu_bw 300 B 1.8 -> 4.0 GB/s, 512 B 2.3 -> 3.3, 800 B
-// 3.4 -> 7.5; from 128 bytes osu_bw 200-240 B lost 15-25% and 64 B 43%.
-inline constexpr std::size_t kClaimAheadFrom = 256;
+inline constexpr std::size_t kClaimAheadFrom = 1024;
 inline constexpr std::size_t kClaimAheadUntil = 2048 + kCacheLine;
+
+// The bodies whose records claim the next record's lines: from `from` up
+// to (not including) `until` bytes.
+struct ClaimAhead {
+  std::size_t from = kClaimAheadFrom;
+  std::size_t until = kClaimAheadUntil;
+};
 // After a record of less than kClaimAheadFrom bytes the producer claims the
 // line this many lines past the head (Xeon VMs, 3 interleaved runs: osu_bw
 // 1 B 13.4 -> 28.8 MB/s, 32 B 299 -> 778, 256 B 1044 -> 1157; osu_bibw 1 B
 // 20 -> 29; osu_latency 0-2 KiB unchanged; 8 lines ahead gained as much;
-// 256 B records have claimed ahead since).
+// 256 B records claim ahead since, on Intel CPUs).
 inline constexpr std::uint64_t kLookAheadLines = 4;
 
 struct alignas(kCacheLine) RingControl {
@@ -119,11 +123,10 @@ constexpr std::size_t record_bytes(std::size_t body_bytes) noexcept {
 class RingWriter {
  public:
   RingWriter() = default;
-  // Records with bodies from kClaimAheadFrom up to (not including)
-  // `claim_ahead_until` bytes claim the lines of the next one (claim_ahead()).
-  RingWriter(RingControl* control, std::byte* cells, std::size_t size,
-             std::size_t claim_ahead_until = kClaimAheadUntil) noexcept
-      : control_(control), cells_(cells), size_(size), claim_ahead_until_(claim_ahead_until) {}
+  // Records with bodies in the `claim` window claim the lines of the next
+  // one (claim_ahead()); smaller ones look one line ahead (commit()).
+  RingWriter(RingControl* control, std::byte* cells, std::size_t size, ClaimAhead claim = {}) noexcept
+      : control_(control), cells_(cells), size_(size), claim_(claim) {}
 
   // Largest record body this ring accepts (a quarter of the ring, so a
   // wrap never needs more than half of it, and at most kMaxRecordBody).
@@ -165,14 +168,14 @@ class RingWriter {
     // not PREFETCHW: prefetch_for_write() here read 3-5% slower at 64-256 B
     // (osu_latency, 6 interleaved runs each, slow placement).
     __builtin_prefetch(cells_ + ((head_ + kSmallRecord) & (size_ - 1)), 1, 3);
-    if (pending_length_ < kClaimAheadFrom) {
+    if (pending_length_ < claim_.from) {
       // A stream of small records: ask now for the line kLookAheadLines past
       // the head, if the consumer is done with it, so its invalidation is
       // under way before the records reach it (without this the producer
       // stalled on those stores: 61% of Pml::push's samples on osu_bw 32 B).
       const std::uint64_t ahead = (head_ & ~std::uint64_t{kCacheLine - 1}) + kLookAheadLines * kCacheLine;
       if (ahead + kCacheLine - cached_tail_ <= size_) prefetch_for_write(cells_ + (ahead & (size_ - 1)));
-    } else if (pending_length_ < claim_ahead_until_) {
+    } else if (pending_length_ < claim_.until) {
       claim_ahead();
     }
   }
@@ -231,7 +234,7 @@ class RingWriter {
   RingControl* control_ = nullptr;
   std::byte* cells_ = nullptr;
   std::size_t size_ = 0;            // power of two
-  std::size_t claim_ahead_until_ = kClaimAheadUntil;
+  ClaimAhead claim_;
   std::uint64_t head_ = 0;          // next write position (monotonic)
   std::uint64_t cached_tail_ = 0;   // last tail read from control_
   std::uint32_t next_stamp_ = 1;

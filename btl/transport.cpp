@@ -22,7 +22,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       box_ends_(nranks),
       fast_box_(limits.fast_box),
       probe_box_lines_(limits.fast_box && limits.probe_box_lines),
-      claim_ahead_until_(limits.claim_ahead_until),
+      claim_ahead_(limits.claim_ahead),
       probe_with_(nranks, false),
       doorbells_(nranks, nullptr),
       pids_(nranks, 0),
@@ -51,7 +51,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   doorbells_[rank] = reinterpret_cast<Doorbell*>(own_.data() + SegmentLayout::doorbell_offset());
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
-  writers_[rank] = ChannelWriter(ring_in<RingWriter>(own_.data(), rank, claim_ahead_until_), BoxWriter());
+  writers_[rank] = ChannelWriter(ring_in<RingWriter>(own_.data(), rank, claim_ahead_), BoxWriter());
 }
 
 PeerAddress Transport::address() const noexcept {
@@ -81,7 +81,7 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
     box_writer = BoxWriter(&box_ends_[peer]);
     box_reader = BoxReader(&box_ends_[peer]);
   }
-  writers_[peer] = ChannelWriter(ring_in<RingWriter>(segment.data(), rank_, claim_ahead_until_), box_writer);
+  writers_[peer] = ChannelWriter(ring_in<RingWriter>(segment.data(), rank_, claim_ahead_), box_writer);
   readers_[peer] = ChannelReader(ring_in<RingReader>(own_.data(), peer), box_reader);
   segment.prefault(layout_.cells_offset(rank_), layout_.ring_size);  // the ring we write to
   doorbells_[peer] = reinterpret_cast<Doorbell*>(segment.data() + SegmentLayout::doorbell_offset());

@@ -32,9 +32,9 @@ struct Limits {
   // Time the candidate lines of each pair's box at wire-up and keep the
   // fastest (box_probe.hpp). Only when every rank of the job runs at once.
   bool probe_box_lines = false;
-  // Records below this many body bytes (and from kClaimAheadFrom) make our
-  // ring writers claim the lines of the next record early (RingWriter).
-  std::size_t claim_ahead_until = kClaimAheadUntil;
+  // The records that make our ring writers claim the lines of the next
+  // record early (RingWriter).
+  ClaimAhead claim_ahead = {};
 };
 
 // What a peer needs to map this rank's segment.
@@ -137,7 +137,7 @@ class Transport {
   std::vector<BoxEnd> box_ends_;  // by peer; never resized (writers and readers point in)
   bool fast_box_;
   bool probe_box_lines_;
-  std::size_t claim_ahead_until_;
+  ClaimAhead claim_ahead_;
   std::vector<bool> probe_with_;  // by peer: both of us probe box lines
   static void wake(Doorbell& bell) noexcept;
   // The RingWriter or RingReader of the ring from `sender` in the segment

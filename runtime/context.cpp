@@ -60,7 +60,8 @@ bool ranks_outnumber_cores(const KvStore& store) {
 
 btl::Limits transport_limits(const Config& config, const KvStore& store) {
   return btl::Limits{config.ring_size, config.numa_policy, config.fast_box,
-                     config.box_probe && !ranks_outnumber_cores(store), config.claim_ahead_limit};
+                     config.box_probe && !ranks_outnumber_cores(store),
+                     btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}};
 }
 
 }  // namespace

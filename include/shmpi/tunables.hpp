@@ -69,13 +69,20 @@ inline constexpr TunableSpec kTunables[] = {
     {"split_threshold", "131072",
      "single copies at least this large are shared: the receiver reads one half while the sender writes the other (0: never)",
      TunableKind::Bytes, 0, 1ull << 40},
-    // EPYC (stop 18, eager records): an early claim of records from 2112
-    // bytes made 2112 B-4 KiB messages 20-35% slower. Xeon VMs (5 interleaved
-    // runs, 2049-4095 B messages are fragments there): claiming up to 4 KiB
-    // took osu_latency 2500 B from 0.92 to 0.68 us, 4000 B from 1.17 to 0.88;
-    // osu_bw 2500 B 5.9 -> 9.4 GB/s, 4000 B 6.8 -> 8.5.
+    // The window of record bodies that claim the next record's lines early
+    // (btl/ring.hpp, ClaimAhead). EPYC (stop 18, eager records): 1-2 KiB
+    // messages 5-16% faster for it, and claiming from 2112 bytes made 2112 B
+    // to 4 KiB messages 20-35% slower. Xeon VMs, 4-5 interleaved runs each:
+    // from 256 rather than 1024 bytes, osu_latency 800 B 0.49 -> 0.38 us,
+    // 1000 B 0.57 -> 0.38, osu_bw 300 B 1.8 -> 4.0 GB/s, 800 B 3.4 -> 7.5
+    // (from 128, osu_bw 200-240 B lost 15-25% and 64 B 43%); up to 4 KiB
+    // (2049-4095 B messages are fragments there), osu_latency 2500 B 0.92 ->
+    // 0.68 us, 4000 B 1.17 -> 0.88, osu_bw 2500 B 5.9 -> 9.4 GB/s.
+    {"claim_ahead_from", "1024",
+     "ring records of at least this many bytes (and below claim_ahead_limit) make the sender claim the cache lines of its next record of the same size as soon as it commits one; smaller ones claim one line",
+     TunableKind::Bytes, 0, 65536, false, "", "256"},
     {"claim_ahead_limit", "2112",
-     "ring records of 256 bytes up to (not including) this many make the sender claim the cache lines of its next record of the same size as soon as it commits one",
+     "ring records of this many bytes or more do not claim the lines of the next record early (see claim_ahead_from)",
      TunableKind::Bytes, 0, 65536, false, "", "4160"},
     {"single_copy", "cma",
      "single-copy mechanism for rendezvous: cma (process_vm_readv) or none (pipelined fallback)",

@@ -16,7 +16,7 @@ shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
 # protocol path runs; and with waits polling through an lfence and through
 # pauses (poll_pauses), whichever this machine's default is.
 foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_limit=64 fast_box=off box_probe=off
-        poll_pauses=0 poll_pauses=3 claim_ahead_limit=0 claim_ahead_limit=65536)
+        poll_pauses=0 poll_pauses=3 claim_ahead_from=0 claim_ahead_limit=65536)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
     shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
@@ -25,16 +25,18 @@ foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_l
   endforeach()
 endforeach()
 # Both sets of default limits (tunables.hpp), whichever this machine takes.
-foreach(limits "general:8192:131072:2112" "intel:2048:4096:4160")
+foreach(limits "general:8192:131072:1024:2112" "intel:2048:4096:256:4160")
   string(REPLACE ":" ";" parts ${limits})
   list(GET parts 0 name)
   list(GET parts 1 eager)
   list(GET parts 2 rndv)
-  list(GET parts 3 claim)
+  list(GET parts 3 claim_from)
+  list(GET parts 4 claim_limit)
   foreach(program p2p_nonblocking p2p_modes)
     shmpi_case(${program}.${name}_limits TIMEOUT 120 ARGS
       --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
-      ${SHMPI_RUN} -n 2 --set eager_limit=${eager} --set rndv_threshold=${rndv} --set claim_ahead_limit=${claim}
+      ${SHMPI_RUN} -n 2 --set eager_limit=${eager} --set rndv_threshold=${rndv} --set claim_ahead_from=${claim_from}
+      --set claim_ahead_limit=${claim_limit}
       $<TARGET_FILE:${program}>)
   endforeach()
 endforeach()

@@ -16,10 +16,10 @@ namespace {
 
 // A ring in a fresh shared segment, with its two views.
 struct TestRing {
-  explicit TestRing(std::size_t size, std::size_t claim_ahead_until = kClaimAheadUntil)
+  explicit TestRing(std::size_t size, ClaimAhead claim = {})
       : segment(Segment::create(sizeof(RingControl) + size)),
         control(reinterpret_cast<RingControl*>(segment.data())),
-        writer(control, segment.data() + sizeof(RingControl), size, claim_ahead_until),
+        writer(control, segment.data() + sizeof(RingControl), size, claim),
         reader(control, segment.data() + sizeof(RingControl), size) {}
   Segment segment;
   RingControl* control;
@@ -175,14 +175,14 @@ TEST(Ring, MaxBodyFitsAndLargerRecordsWrapCleanly) {
   }
 }
 
-// Bodies around the claim-ahead window (kClaimAheadFrom..`until`), through
+// Bodies around the claim-ahead window (`claim`), through
 // laps of a ring whose consumer lags by 0-3 records, so claim_ahead() both
 // runs and declines (too little room past the unread records). It only
 // hints; every body must still arrive whole and in order.
-void records_around_the_claim_ahead_sizes_arrive_intact(std::size_t ring_size, std::size_t until) {
-  TestRing ring(ring_size, until);
-  ASSERT_LE(until, ring.writer.max_body());
-  const std::size_t sizes[] = {kClaimAheadFrom - 1, kClaimAheadFrom, 1500, until - 1, until};
+void records_around_the_claim_ahead_sizes_arrive_intact(std::size_t ring_size, ClaimAhead claim) {
+  TestRing ring(ring_size, claim);
+  ASSERT_LE(claim.until, ring.writer.max_body());
+  const std::size_t sizes[] = {claim.from - 1, claim.from, 1500, claim.until - 1, claim.until};
   std::uint32_t pushed = 0, popped = 0;
   std::size_t bytes = 0;
   for (int round = 0; round < 400; ++round) {
@@ -208,11 +208,11 @@ void records_around_the_claim_ahead_sizes_arrive_intact(std::size_t ring_size, s
 }
 
 TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
-  records_around_the_claim_ahead_sizes_arrive_intact(16384, kClaimAheadUntil);
+  records_around_the_claim_ahead_sizes_arrive_intact(16384, ClaimAhead{});
 }
 
 TEST(Ring, RecordsAroundAWiderClaimAheadWindowArriveIntactOverManyLaps) {
-  records_around_the_claim_ahead_sizes_arrive_intact(32768, 4096 + kCacheLine);  // the Intel default
+  records_around_the_claim_ahead_sizes_arrive_intact(32768, ClaimAhead{256, 4096 + kCacheLine});  // the Intel defaults
 }
 
 TEST(Ring, CopyToRingIsByteExactOnBothSidesOfItsThreshold) {
