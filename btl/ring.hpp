@@ -50,8 +50,8 @@ inline constexpr std::size_t kSmallRecord = 2 * kSlot;
 // soon as it commits one (RingWriter::claim_ahead). These are the defaults;
 // a RingWriter may be given another window (ClaimAhead: the tunables
 // claim_ahead_from and claim_ahead_limit, whose Intel defaults are 256 and
-// 4096 + 64). Measured on EPYC by interleaved
-// 2-rank ping-pong: 1 KiB messages 5-10% and 2 KiB ones 10-16% faster; from
+// 4096 + 64). Measured on EPYC by interleaved 2-rank ping-pong: 1 KiB
+// messages 5-10% and 2 KiB ones 10-16% faster; from
 // 2112-byte bodies on, any early claim (even of only the first 1 KiB, with
 // PREFETCHW or a read prefetch) made 2112 B-4 KiB messages 20-35% slower
 // (4 KiB: 0.84-0.94 -> 1.06-1.25 us), so larger records are left alone.
@@ -64,7 +64,8 @@ struct ClaimAhead {
   std::size_t from = kClaimAheadFrom;
   std::size_t until = kClaimAheadUntil;
 };
-// After a record of less than kClaimAheadFrom bytes the producer claims the
+
+// After a record below the claim-ahead window the producer claims the
 // line this many lines past the head (Xeon VMs, 3 interleaved runs: osu_bw
 // 1 B 13.4 -> 28.8 MB/s, 32 B 299 -> 778, 256 B 1044 -> 1157; osu_bibw 1 B
 // 20 -> 29; osu_latency 0-2 KiB unchanged; 8 lines ahead gained as much;
