@@ -114,7 +114,8 @@ class Pml {
       if (progress()) {
         idle = yields = 0;
       } else if (idle < wait_.spins_before_yield) {
-        btl::between_polls(idle++, wait_.pauses_between_polls);  // spin: the answer is usually a fraction of a microsecond away
+        // Spin: the answer is usually a fraction of a microsecond away.
+        btl::between_polls(idle++, wait_.pauses_between_polls);
       } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
         transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
         yields = wait_.yields_before_sleep;
