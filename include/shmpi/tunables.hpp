@@ -66,9 +66,14 @@ inline constexpr TunableSpec kTunables[] = {
     {"rndv_threshold", "131072",
      "messages at or above this size use rendezvous (single copy when permitted)",
      TunableKind::Bytes, 64, 1ull << 40, false, "", "4096"},
+    // Xeon VMs, 4-5 interleaved runs: sharing from 64 KiB rather than 128
+    // KiB took osu_latency 64 KiB from 3.10 to 2.89 us and 96 KiB from 4.21
+    // to 3.49, osu_bw 64 KiB from 29.3 to 32.7 GB/s; osu_bibw unchanged (a
+    // rank with receives posted does not offer to share); from 32 KiB gained
+    // nothing more.
     {"split_threshold", "131072",
      "single copies at least this large are shared: the receiver reads one half while the sender writes the other (0: never)",
-     TunableKind::Bytes, 0, 1ull << 40},
+     TunableKind::Bytes, 0, 1ull << 40, false, "", "65536"},
     // The window of record bodies that claim the next record's lines early
     // (btl/ring.hpp, ClaimAhead). EPYC (stop 18, eager records): 1-2 KiB
     // messages 5-16% faster for it, and claiming from 2112 bytes made 2112 B

@@ -25,18 +25,19 @@ foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_l
   endforeach()
 endforeach()
 # Both sets of default limits (tunables.hpp), whichever this machine takes.
-foreach(limits "general:8192:131072:1024:2112" "intel:2048:4096:256:4160")
+foreach(limits "general:8192:131072:1024:2112:131072" "intel:2048:4096:256:4160:65536")
   string(REPLACE ":" ";" parts ${limits})
   list(GET parts 0 name)
   list(GET parts 1 eager)
   list(GET parts 2 rndv)
   list(GET parts 3 claim_from)
   list(GET parts 4 claim_limit)
+  list(GET parts 5 split)
   foreach(program p2p_nonblocking p2p_modes)
     shmpi_case(${program}.${name}_limits TIMEOUT 120 ARGS
       --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
       ${SHMPI_RUN} -n 2 --set eager_limit=${eager} --set rndv_threshold=${rndv} --set claim_ahead_from=${claim_from}
-      --set claim_ahead_limit=${claim_limit}
+      --set claim_ahead_limit=${claim_limit} --set split_threshold=${split}
       $<TARGET_FILE:${program}>)
   endforeach()
 endforeach()
