@@ -17,10 +17,11 @@
 // shared line holds that line alone, and writes its answer into it after
 // the work between its receive and its send (~20 ns through MPI_Recv and
 // MPI_Send). A poll of ours in that window pulls the line back, and the
-// answer's store then waits for the line a second time, ~50 ns. A two-thread
+// answer's store then waits for the line a second time, ~50 ns. A two-process
 // box ping-pong there: 0.06 us one way replying at once, 0.11 us with ~25
 // loop iterations between receive and reply polling with lfence, 0.063 us
-// with 3 pauses (~10 ns each) between polls.
+// with 3 pauses (~10 ns each) between polls. The tunable poll_gap_ns says how
+// long the gap is; pauses_for() turns it into pauses on this CPU.
 #pragma once
 
 #include <cstdint>
@@ -29,21 +30,37 @@ namespace shmpi::btl {
 
 inline constexpr std::uint32_t kFencedPolls = 1024;
 
-// `polls`: empty polls so far in this wait; `pauses`: the tunable
-// poll_pauses (0: lfence early in a wait, as described above).
+// The CPU's spin-wait hint.
+inline void pause_once() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+// How long one pause instruction takes here, in ns: the best of a few timed
+// runs of them (a preempted run only looks slower). Takes up to ~50 us.
+double measure_pause_ns() noexcept;
+
+// Pauses that make a gap of `gap_ns` when each takes `pause_ns`: the nearest
+// whole number, at least one; 0 for no gap.
+std::uint32_t pauses_for(std::uint32_t gap_ns, double pause_ns) noexcept;
+
+// `polls`: empty polls so far in this wait; `pauses`: from pauses_for()
+// (0: lfence early in a wait, as described above).
 inline void between_polls(std::uint32_t polls, std::uint32_t pauses = 0) noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   if (pauses != 0) {
-    for (std::uint32_t i = 0; i < pauses; ++i) __builtin_ia32_pause();
+    for (std::uint32_t i = 0; i < pauses; ++i) pause_once();
   } else if (polls < kFencedPolls) {
     asm volatile("lfence" ::: "memory");
   } else {
-    __builtin_ia32_pause();
+    pause_once();
   }
 #elif defined(__aarch64__)
   (void)polls;
-  (void)pauses;
-  asm volatile("yield" ::: "memory");
+  for (std::uint32_t i = 0; i < (pauses == 0 ? 1 : pauses); ++i) pause_once();
 #else
   (void)polls;
   (void)pauses;

@@ -45,7 +45,7 @@ Config Config::from_environment() {
                                          : btl::NumaPolicy::None;
   const std::string wait = value_of("wait_policy");
   c.wait_policy = wait == "spin" ? WaitMode::Spin : wait == "yield" ? WaitMode::Yield : WaitMode::Auto;
-  c.poll_pauses = static_cast<std::uint32_t>(*contract::parse_count(value_of("poll_pauses")));
+  c.poll_gap_ns = static_cast<std::uint32_t>(*contract::parse_count(value_of("poll_gap_ns")));
   c.fast_box = value_of("fast_box") == "on";
   c.box_probe = value_of("box_probe") == "on";
   c.choose_route = value_of("rndv_route") == "auto";

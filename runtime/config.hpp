@@ -26,7 +26,7 @@ struct Config {
   SingleCopy single_copy = SingleCopy::Cma;
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;
-  std::uint32_t poll_pauses = 0;   // pauses between empty polls of a waiting rank (0: lfence)
+  std::uint32_t poll_gap_ns = 0;   // pause between empty polls of a waiting rank (0: lfence)
   bool fast_box = true;
   bool box_probe = true;     // time each pair's candidate box lines at start-up
   bool choose_route = true;  // rndv_route=auto

@@ -2,11 +2,13 @@
 
 #include <cstdint>
 
+#include "btl/between_polls.hpp"
+
 namespace shmpi::runtime {
 
-pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores) noexcept {
+pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores, double pause_ns) noexcept {
   pml::WaitPolicy policy;
-  policy.pauses_between_polls = config.poll_pauses;
+  policy.pauses_between_polls = btl::pauses_for(config.poll_gap_ns, pause_ns);
   if (config.wait_policy == WaitMode::Spin) {
     policy.spins_before_yield = UINT32_MAX;
     policy.yields_before_sleep = 0;

@@ -109,15 +109,20 @@ inline constexpr TunableSpec kTunables[] = {
      TunableKind::Choice, 0, 0, false, "on|off"},
     // A waiting rank that polls without a gap pulls the line its peer is about
     // to answer in back before the answer is written, and the answer then
-    // waits for the line a second time. On the Xeon machines a two-rank
-    // 0-byte ping-pong ran 0.12-0.13 us one way polling with lfence, 0.067-0.070
-    // us with 3 pauses between polls (the one-line hand-off: 0.058-0.063 us),
-    // 0.07-0.08 us with 4 or 5, 0.09-0.15 us with 2; sizes from 64 B and
-    // osu_bw did not move. On EPYC stop 17 measured one pause slower than
-    // lfence (pause there takes ~20 ns); more pauses were not measured.
-    {"poll_pauses", "0",
-     "pause instructions between two polls that found nothing while a rank waits, so it does not pull back the cache line its peer is writing an answer into; 0: an lfence only",
-     TunableKind::Count, 0, 64, false, "", "3"},
+    // waits for the line a second time. On the Xeon machines (pause: ~10 ns)
+    // a two-rank 0-byte ping-pong ran 0.12-0.13 us one way polling with
+    // lfence, 0.063-0.070 us with 3 pauses between polls (the one-line
+    // hand-off: 0.058-0.063 us), 0.07-0.08 us with 4 or 5, 0.09-0.15 us with
+    // 2; sizes from 64 B and osu_bw did not move. Over 24 runs each of
+    // osu_latency_floor, a 30 ns gap left 5 runs at 0.077-0.114 us, 40 ns none
+    // above 0.077 (median 0.067 us against 0.064), 50 ns a median of 0.073 us:
+    // 40 it is. A gap in time rather than
+    // in pauses: a pause takes ~10 ns there but ~40 ns on Skylake server
+    // cores. On EPYC stop 17 measured one pause (~20 ns) slower than lfence;
+    // longer gaps were not measured there.
+    {"poll_gap_ns", "0",
+     "nanoseconds a waiting rank pauses between two polls that found nothing, so it does not pull back the cache line its peer is writing an answer into (rounded to whole pause instructions, at least one); 0: an lfence only",
+     TunableKind::Count, 0, 1000, false, "", "40"},
     {"test_cma_eperm", "0",
      "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",
      TunableKind::Choice, 0, 0, false, "0|1"},

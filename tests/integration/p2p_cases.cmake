@@ -14,9 +14,9 @@ shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
 # small eager / rendezvous limits, without the fast box, and with the
 # rendezvous route fixed to single copy (no streamed tries), so every
 # protocol path runs; and with waits polling through an lfence and through
-# pauses (poll_pauses), whichever this machine's default is.
+# pauses (poll_gap_ns), whichever this machine's default is.
 foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_limit=64 fast_box=off box_probe=off
-        poll_pauses=0 poll_pauses=3 claim_ahead_from=0 claim_ahead_limit=65536)
+        poll_gap_ns=0 poll_gap_ns=40 claim_ahead_from=0 claim_ahead_limit=65536)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
     shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS

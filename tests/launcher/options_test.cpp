@@ -39,8 +39,8 @@ TEST(Options, MpirunSpellings) {
 }
 
 TEST(Options, CountTunablesTakeWholeNumbersInRange) {
-  for (const char* value : {"0", "3", "64"})
-    EXPECT_EQ(parse({"--set", std::string("poll_pauses=") + value, "prog"}).options.tunables.at(0).second, value);
+  for (const char* value : {"0", "30", "1000"})
+    EXPECT_EQ(parse({"--set", std::string("poll_gap_ns=") + value, "prog"}).options.tunables.at(0).second, value);
 }
 
 TEST(Options, TunableNamesIgnoreCase) {
@@ -73,10 +73,10 @@ TEST(Options, BadInputIsOneClearLine) {
   EXPECT_EQ(error_of({"--tag-output=1", "p"}), "option --tag-output takes no value");
   EXPECT_EQ(error_of({"--set", "nope=1", "p"}), "unknown tunable 'nope' in --set (shmpi_info lists them)");
   EXPECT_EQ(error_of({"--set", "ring_size=1000", "p"}), "--set ring_size=1000: must be between 4096 and 67108864");
-  EXPECT_EQ(error_of({"--set", "poll_pauses=3k", "p"}), "--set poll_pauses=3k: not a whole number");
-  EXPECT_EQ(error_of({"--set", "poll_pauses=-1", "p"}), "--set poll_pauses=-1: not a whole number");
-  EXPECT_EQ(error_of({"--set", "poll_pauses=", "p"}), "--set poll_pauses=: not a whole number");
-  EXPECT_EQ(error_of({"--set", "poll_pauses=65", "p"}), "--set poll_pauses=65: must be between 0 and 64");
+  EXPECT_EQ(error_of({"--set", "poll_gap_ns=3k", "p"}), "--set poll_gap_ns=3k: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_gap_ns=-1", "p"}), "--set poll_gap_ns=-1: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_gap_ns=", "p"}), "--set poll_gap_ns=: not a whole number");
+  EXPECT_EQ(error_of({"--set", "poll_gap_ns=1001", "p"}), "--set poll_gap_ns=1001: must be between 0 and 1000");
   EXPECT_EQ(error_of({"--set", "eager_limit", "p"}), "--set needs NAME=VALUE, not 'eager_limit'");
   EXPECT_EQ(error_of({"-x", "1A=2", "p"}), "-x needs VAR or VAR=value, not '1A=2'");
 }

@@ -1,5 +1,5 @@
-// runtime/wait_policy: the Config's wait_policy and poll_pauses become the
-// pml's WaitPolicy; Config::from_environment() reads poll_pauses.
+// runtime/wait_policy: the Config's wait_policy and poll_gap_ns become the
+// pml's WaitPolicy; Config::from_environment() reads poll_gap_ns.
 #include "runtime/wait_policy.hpp"
 
 #include <stdlib.h>
@@ -12,49 +12,49 @@
 namespace shmpi::runtime {
 namespace {
 
-Config config_with(WaitMode mode, std::uint32_t pauses) {
+Config config_with(WaitMode mode, std::uint32_t gap_ns) {
   Config c;
   c.wait_policy = mode;
-  c.poll_pauses = pauses;
+  c.poll_gap_ns = gap_ns;
   return c;
 }
 
 TEST(WaitPolicy, AutoSpinsThenYieldsThenSleeps) {
-  pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 3), false);
+  pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 30), false, 10.0);
   EXPECT_EQ(p.spins_before_yield, 1u << 14);
   EXPECT_EQ(p.yields_before_sleep, 4096u);
-  EXPECT_EQ(p.pauses_between_polls, 3u);
+  EXPECT_EQ(p.pauses_between_polls, 3u);  // 30 ns of 10-ns pauses
 }
 
 TEST(WaitPolicy, AutoYieldsAtOnceWhenRanksOutnumberCores) {
-  pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 0), true);
+  pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 0), true, 10.0);
   EXPECT_EQ(p.spins_before_yield, 0u);
   EXPECT_EQ(p.yields_before_sleep, 64u);
   EXPECT_EQ(p.pauses_between_polls, 0u);
 }
 
 TEST(WaitPolicy, SpinNeverYieldsAndYieldAlwaysDoes) {
-  pml::WaitPolicy spin = wait_policy_for(config_with(WaitMode::Spin, 7), true);
+  pml::WaitPolicy spin = wait_policy_for(config_with(WaitMode::Spin, 70), true, 10.0);
   EXPECT_EQ(spin.spins_before_yield, UINT32_MAX);
   EXPECT_EQ(spin.yields_before_sleep, 0u);
   EXPECT_EQ(spin.pauses_between_polls, 7u);
-  pml::WaitPolicy yield = wait_policy_for(config_with(WaitMode::Yield, 1), false);
+  pml::WaitPolicy yield = wait_policy_for(config_with(WaitMode::Yield, 30), false, 40.0);
   EXPECT_EQ(yield.spins_before_yield, 0u);
-  EXPECT_EQ(yield.pauses_between_polls, 1u);
+  EXPECT_EQ(yield.pauses_between_polls, 1u);  // a gap shorter than a pause still pauses once
 }
 
-TEST(WaitPolicy, PollPausesComeFromTheEnvironment) {
-  ::setenv("SHMPI_POLL_PAUSES", "5", 1);
-  EXPECT_EQ(Config::from_environment().poll_pauses, 5u);
-  ::setenv("SHMPI_POLL_PAUSES", "5x", 1);
+TEST(WaitPolicy, ThePollGapComesFromTheEnvironment) {
+  ::setenv("SHMPI_POLL_GAP_NS", "45", 1);
+  EXPECT_EQ(Config::from_environment().poll_gap_ns, 45u);
+  ::setenv("SHMPI_POLL_GAP_NS", "5x", 1);
   try {
     (void)Config::from_environment();
     ADD_FAILURE() << "5x accepted";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "invalid SHMPI_POLL_PAUSES: poll_pauses=5x: not a whole number");
+    EXPECT_STREQ(e.what(), "invalid SHMPI_POLL_GAP_NS: poll_gap_ns=5x: not a whole number");
   }
-  ::unsetenv("SHMPI_POLL_PAUSES");
-  EXPECT_EQ(Config::from_environment().poll_pauses, contract::intel_cpu() ? 3u : 0u);
+  ::unsetenv("SHMPI_POLL_GAP_NS");
+  EXPECT_EQ(Config::from_environment().poll_gap_ns, contract::intel_cpu() ? 40u : 0u);
 }
 
 }  // namespace
