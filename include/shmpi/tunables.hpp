@@ -116,10 +116,10 @@ inline constexpr TunableSpec kTunables[] = {
     // 2; sizes from 64 B and osu_bw did not move. Over 24 runs each of
     // osu_latency_floor, a 30 ns gap left 5 runs at 0.077-0.114 us, 40 ns none
     // above 0.077 (median 0.067 us against 0.064), 50 ns a median of 0.073 us:
-    // 40 it is. A gap in time rather than
-    // in pauses: a pause takes ~10 ns there but ~40 ns on Skylake server
-    // cores. On EPYC stop 17 measured one pause (~20 ns) slower than lfence;
-    // longer gaps were not measured there.
+    // 40 it is. A gap in time rather than in pauses: a pause takes ~10 ns
+    // there but ~40 ns or more on Skylake server cores. On EPYC stop 17
+    // measured one pause (~20 ns) slower than lfence; longer gaps were not
+    // measured there.
     {"poll_gap_ns", "0",
      "nanoseconds a waiting rank pauses between two polls that found nothing, so it does not pull back the cache line its peer is writing an answer into (rounded to whole pause instructions, at least one); 0: an lfence only",
      TunableKind::Count, 0, 1000, false, "", "40"},
