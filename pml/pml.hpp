@@ -38,6 +38,9 @@ struct ProtocolLimits {
   std::size_t rndv_threshold = 16384;   // smallest rendezvous message
   std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
   bool choose_route = false;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
+  // Rendezvous-sized messages below this are pipelined instead when they
+  // answer the peer with nothing else of ours in flight to it (0: never).
+  std::size_t pingpong_limit = 0;
 };
 
 struct WaitPolicy {
@@ -157,6 +160,8 @@ class Pml {
   std::uint64_t reads_batched() const noexcept { return reads_batched_; }
   // Epochs of rendezvous messages timed and told to the RouteChooser.
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
+  // Rendezvous-sized sends pipelined as ping-pong answers (pingpong_limit).
+  std::uint64_t pipelined_answers() const noexcept { return pipelined_answers_; }
 
  private:
   // Polls of the peer's box before try_receive_boxed() gives up (a few
@@ -274,6 +279,10 @@ class Pml {
   // (no Fin or Cts yet). While there are some, the peer is busy copying
   // our messages, and a Cts of ours would wait behind them.
   std::vector<std::uint32_t> rndv_offers_out_;
+  // By world rank: 1 once we started a send to it (start_send()), 0 again
+  // when a record from it is delivered. A send that finds 0 answers the peer.
+  std::vector<std::uint8_t> sent_since_heard_;
+  std::uint64_t pipelined_answers_ = 0;
   std::array<std::uint64_t, 2> routes_taken_{};
   std::uint64_t epochs_recorded_ = 0;
 };

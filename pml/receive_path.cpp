@@ -88,6 +88,7 @@ bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* b
       return false;
     static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
     btl::copy_small(buffer, payload.data(), payload.size());
+    sent_since_heard_[peer] = 0;
     status.source = envelope.source;
     status.tag = envelope.tag;
     status.bytes = payload.size();
@@ -133,6 +134,7 @@ void Pml::claim(Request& request, Unexpected& message) noexcept {
 }
 
 void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
+  sent_since_heard_[peer] = 0;
   MatchHeader header;
   std::memcpy(static_cast<MatchPrefix*>(&header), body.data(), kPrefixBytes);
   if (header.kind == RecordKind::Eager) {

@@ -36,6 +36,7 @@ Config Config::from_environment() {
   c.max_fragment = bytes_of("max_fragment");
   c.rndv_threshold = bytes_of("rndv_threshold");
   c.split_threshold = bytes_of("split_threshold");
+  c.pingpong_limit = bytes_of("pingpong_limit");
   c.claim_ahead_from = bytes_of("claim_ahead_from");
   c.claim_ahead_limit = bytes_of("claim_ahead_limit");
   c.single_copy = value_of("single_copy") == "cma" ? SingleCopy::Cma : SingleCopy::None;

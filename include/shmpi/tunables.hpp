@@ -66,6 +66,18 @@ inline constexpr TunableSpec kTunables[] = {
     {"rndv_threshold", "131072",
      "messages at or above this size use rendezvous (single copy when permitted)",
      TunableKind::Bytes, 64, 1ull << 40, false, "", "4096"},
+    // A rendezvous pays for its handshake by batching its single copy with
+    // others (SingleCopy::read_pieces); a ping-pong's message is read alone.
+    // Xeon VMs (rendezvous from 4 KiB), osu_latency, 4 interleaved runs:
+    // answers pipelined up to 5632 B (records claiming ahead up to 5696 B)
+    // took 4096 B from 1.05 to 0.82 us, 4500 B 1.08 -> 0.86, 5000 B 1.17 ->
+    // 0.91, 5600 B 1.12 -> 1.01 (with the claim window ending at 4160, 4500 B
+    // and up lost 6-17%); an earlier run found 6000 B 1.14 by rendezvous,
+    // 1.18 pipelined. osu_bw 4096 and 5000 B unchanged (a window's sends after
+    // the first do not answer the peer).
+    {"pingpong_limit", "0",
+     "messages from rndv_threshold up to (not including) this size are pipelined through the ring instead of by rendezvous when they answer the peer's last message and nothing else of ours to it is in flight (0: never)",
+     TunableKind::Bytes, 0, 1ull << 20, false, "", "5632"},
     // Xeon VMs, 4-5 interleaved runs: sharing from 64 KiB rather than 128
     // KiB took osu_latency 64 KiB from 3.10 to 2.89 us and 96 KiB from 4.21
     // to 3.49, osu_bw 64 KiB from 29.3 to 32.7 GB/s; osu_bibw unchanged (a
@@ -82,13 +94,14 @@ inline constexpr TunableSpec kTunables[] = {
     // 1000 B 0.57 -> 0.38, osu_bw 300 B 1.8 -> 4.0 GB/s, 800 B 3.4 -> 7.5
     // (from 128, osu_bw 200-240 B lost 15-25% and 64 B 43%); up to 4 KiB
     // (2049-4095 B messages are fragments there), osu_latency 2500 B 0.92 ->
-    // 0.68 us, 4000 B 1.17 -> 0.88, osu_bw 2500 B 5.9 -> 9.4 GB/s.
+    // 0.68 us, 4000 B 1.17 -> 0.88, osu_bw 2500 B 5.9 -> 9.4 GB/s; and up to
+    // 5632 B for pipelined ping-pong answers (pingpong_limit).
     {"claim_ahead_from", "1024",
      "ring records of at least this many bytes (and below claim_ahead_limit) make the sender claim the cache lines of its next record of the same size as soon as it commits one; smaller ones claim one line",
      TunableKind::Bytes, 0, 65536, false, "", "256"},
     {"claim_ahead_limit", "2112",
      "ring records of this many bytes or more do not claim the lines of the next record early (see claim_ahead_from)",
-     TunableKind::Bytes, 0, 65536, false, "", "4160"},
+     TunableKind::Bytes, 0, 65536, false, "", "5696"},
     {"single_copy", "cma",
      "single-copy mechanism for rendezvous: cma (process_vm_readv) or none (pipelined fallback)",
      TunableKind::Choice, 0, 0, false, "cma|none"},

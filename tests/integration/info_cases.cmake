@@ -3,7 +3,7 @@ set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
 # Footprint with 64 ranks: 64 rings of 64 KiB + segment header, doorbell,
 # 64 ring controls and 64 fast boxes (8 candidate cache lines each).
 shmpi_case(shmpi_info.lists_tunables ARGS
-  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|split_threshold|claim_ahead_from|claim_ahead_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns|test_cma_eperm) " 15
+  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|split_threshold|pingpong_limit|claim_ahead_from|claim_ahead_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns|test_cma_eperm) " 16
   --match "shared memory per rank with 64 ranks: 4231296 bytes" --
   ${SHMPI_INFO} -n 64)
 shmpi_case(shmpi_info.current_value ARGS

@@ -44,6 +44,56 @@ void send_window(TwoRanks& job, const std::vector<std::size_t>& sizes, unsigned 
   for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(got[i], data[i]) << "message " << i;
 }
 
+ProtocolLimits pingpong(std::size_t limit) {
+  ProtocolLimits limits{2048, 16384, 4096, kRndv};
+  limits.pingpong_limit = limit;
+  return limits;
+}
+
+// One message from `from` to `to`, received intact; the receive is posted
+// first, as in a ping-pong.
+void send_one(TwoRanks& job, Pml& from, Pml& to, std::size_t bytes, unsigned seed) {
+  const std::vector<std::byte> data = pattern(bytes, seed);
+  std::vector<std::byte> got(bytes);
+  Request send, recv;
+  to.start_recv(recv, Envelope{kCtx, 0, 1}, got.data(), bytes);
+  from.start_send(send, &to == job.p1.get() ? 1 : 0, Envelope{kCtx, 0, 1}, data.data(), bytes);
+  job.run({&send, &recv});
+  EXPECT_EQ(got, data) << bytes << " bytes";
+}
+
+// Rendezvous-sized answers below pingpong_limit go through the ring; at the
+// limit, and without a limit, by rendezvous (read by single copy).
+TEST(PmlRoute, PingPongAnswersBelowTheLimitArePipelined) {
+  TwoRanks job(pingpong(5632), 64 * 1024, Copy::Cma);
+  send_one(job, *job.p0, *job.p1, 4096, 1);
+  send_one(job, *job.p1, *job.p0, 5631, 2);
+  send_one(job, *job.p0, *job.p1, 5000, 3);
+  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
+  EXPECT_EQ(job.p1->pipelined_answers(), 1U);
+  send_one(job, *job.p1, *job.p0, 5632, 4);  // not below the limit
+  send_one(job, *job.p0, *job.p1, 4095, 5);  // below the rendezvous threshold: pipelined anyway
+  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
+  EXPECT_EQ(job.p1->pipelined_answers(), 1U);
+  TwoRanks never(pingpong(0), 64 * 1024, Copy::Cma);
+  send_one(never, *never.p0, *never.p1, 4096, 6);
+  send_one(never, *never.p1, *never.p0, 4096, 7);
+  EXPECT_EQ(never.p0->pipelined_answers() + never.p1->pipelined_answers(), 0U);
+}
+
+// A window: only its first message answers the peer; the rest go by
+// rendezvous and are read in batches.
+TEST(PmlRoute, AWindowAfterItsFirstMessageGoesByRendezvous) {
+  TwoRanks job(pingpong(5632), 64 * 1024, Copy::Cma);
+  send_window(job, std::vector<std::size_t>(16, 4096), 11);
+  EXPECT_EQ(job.p0->pipelined_answers(), 1U);
+  EXPECT_GE(job.p1->reads_batched(), 2U);
+  // A message back from the peer makes our next send an answer again.
+  send_one(job, *job.p1, *job.p0, 64, 12);
+  send_window(job, std::vector<std::size_t>(4, 5000), 13);
+  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
+}
+
 TEST(PmlRoute, EachLoneMessageIsAnEpochAndBothRoutesDeliverExactly) {
   TwoRanks job(choosing(), 64 * 1024, Copy::Cma);
   for (unsigned i = 0; i < 40; ++i) send_window(job, {kRndv + i * 3001}, i);  // up to 248 KiB
