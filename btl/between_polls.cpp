@@ -1,30 +1,21 @@
 #include "btl/between_polls.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "btl/monotonic_ns.hpp"
+
 namespace shmpi::btl {
-namespace {
-
-std::uint64_t now_ns() noexcept {
-  timespec t{};
-  ::clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec);
-}
-
-}  // namespace
 
 double measure_pause_ns() noexcept {
   constexpr int kRuns = 5;
   constexpr int kPauses = 256;  // 2.5-12 us a run: long against the clock's own cost
   double best = std::numeric_limits<double>::max();
   for (int run = 0; run < kRuns; ++run) {
-    const std::uint64_t start = now_ns();
+    const std::uint64_t start = monotonic_ns();
     for (int i = 0; i < kPauses; ++i) pause_once();
-    best = std::min(best, static_cast<double>(now_ns() - start) / kPauses);
+    best = std::min(best, static_cast<double>(monotonic_ns() - start) / kPauses);
   }
   return best;
 }

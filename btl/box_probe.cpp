@@ -1,24 +1,17 @@
 #include "btl/box_probe.hpp"
 
-#include <time.h>
-
 #include <limits>
 #include <optional>
 #include <vector>
 
 #include "btl/between_polls.hpp"
+#include "btl/monotonic_ns.hpp"
 
 namespace shmpi::btl {
 namespace {
 
 // Marks the published choice on line 0 or 1 (probe values stay far below it).
 constexpr std::uint32_t kChoiceFlag = 1u << 31;
-
-std::uint64_t now_ns() noexcept {
-  timespec t{};
-  ::clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec);
-}
 
 template <class Done>
 void spin_until(Done&& done) noexcept {
@@ -52,7 +45,7 @@ bool lead_batch(std::uint32_t& word, std::uint32_t round_trips, std::uint32_t& n
   for (std::uint32_t i = 0; i < round_trips; ++i, ++n) {
     box_detail::store(word, 2 * n + 1);
     spin_until([&] { return box_detail::load(word) == 2 * n + 2; });
-    if (i % 16 == 15 && now_ns() > deadline) return false;
+    if (i % 16 == 15 && monotonic_ns() > deadline) return false;
   }
   return true;
 }
@@ -101,12 +94,12 @@ std::uint32_t probe_box_lines(std::span<FastBox> lines, bool leader, const BoxPr
   // The follower's last store came before each of our last loads: after
   // any batch the lines are ours to reset.
   std::vector<std::uint64_t> best(lines.size(), std::numeric_limits<std::uint64_t>::max());
-  const std::uint64_t deadline = now_ns() + settings.budget_ns;
+  const std::uint64_t deadline = monotonic_ns() + settings.budget_ns;
   for (std::uint32_t sweep = 0; sweep < settings.sweeps; ++sweep) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      const std::uint64_t start = now_ns();
+      const std::uint64_t start = monotonic_ns();
       const bool in_time = lead_batch(lines[i].state, settings.round_trips, n, deadline);
-      const std::uint64_t took = now_ns() - start;
+      const std::uint64_t took = monotonic_ns() - start;
       if (in_time && took < best[i]) best[i] = took;
       if (!in_time) return publish_choice(lines, fastest_line(best));  // the lines timed so far, else line 0
     }

@@ -1,6 +1,5 @@
 // Pml, receive side: matching arriving records, buffering unexpected
 // messages, rendezvous (single copy or streamed), probes.
-#include <time.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -8,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "btl/monotonic_ns.hpp"
 #include "btl/small_copy.hpp"
 #include "pml/pml.hpp"
 
@@ -55,9 +55,7 @@ std::uint64_t ticks() noexcept {
 #if defined(__x86_64__)
   return __rdtsc();
 #else
-  timespec t;
-  ::clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec);
+  return btl::monotonic_ns();
 #endif
 }
 
