@@ -209,6 +209,19 @@ def gnuplot_terminal():
     return "pngcairo size 960,600 noenhanced" if probe.returncode == 0 else "png size 960,600"
 
 
+def power_of_two_tics(sizes):
+    """An x-axis tic at every power of two (every 4th, 16th... when there are
+    many), labelled "1 B", "4 KiB", "1 MiB": sizes are powers of two, so
+    decimal tics would read "98 kiB"."""
+    lo, hi = min(sizes), max(sizes)
+    exps = range(max(lo, 1).bit_length() - 1, hi.bit_length())
+    step = 1
+    while len(exps) // step > 12:
+        step *= 2
+    tics = [f'"{fmt_size(1 << e)}" {1 << e}' for e in exps if e % step == 0]
+    return "set xtics (" + ", ".join(tics) + ")"
+
+
 def plot_series(data, bench, label, out_dir, terminal):
     """Writes <name>.dat/.gp and renders <name>.png; returns the png name."""
     kind = data["kinds"][bench]
@@ -237,8 +250,8 @@ def plot_series(data, bench, label, out_dir, terminal):
         series.append(f"{data['handoff']['median_us']:.4f} with lines dt 2 lc 'gray' "
                       "title 'cache-line hand-off floor'")
     script = [f"set terminal {terminal}", f"set output '{name}.png'",
-              "set datafile missing 'NaN'", "set logscale xy", "set grid",
-              "set key top left", "set format x '%.0b %BB'",
+              "set datafile missing 'NaN'", "set logscale x 2", "set logscale y", "set grid",
+              "set key top left", power_of_two_tics(sizes),
               "set xlabel 'Message size'",
               f"set ylabel '{label}'", f"set title 'osu_{bench}: {label}'",
               "plot " + ", \\\n     ".join(series)]
@@ -302,7 +315,7 @@ def make_plots(data, out_dir):
 # ------------------------------------------------------------------ report
 
 def render_report(data, plots, image_prefix):
-    """The Markdown report; image_prefix None lists plot files instead of embedding."""
+    """The Markdown report; plots are linked as image_prefix + file name."""
     versions = ", ".join(f"{NAMES[i]} {v}" for i, v in data["mpi_versions"].items())
     h = data["handoff"]
     t = data.get("twoline")
@@ -365,14 +378,26 @@ def render_report(data, plots, image_prefix):
         for (b, label), png in plots.items():
             if b != bench:
                 continue
-            if image_prefix is None:
-                out += [f"Plot: `{os.path.join(data['out_dir'], png)}`", ""]
-            else:
-                out += [f"![osu_{bench}]({image_prefix}{png})", ""]
+            out += [f"![osu_{bench}]({image_prefix}{png})", ""]
     out += ["## Commands", "",
             f"Each ran once per repeat ({data['repeats']} repeat(s)), in this order.",
             "", "```"] + data["commands"] + ["```", ""]
     return "\n".join(out)
+
+
+def copy_plots(plots, out_dir, results_path):
+    """Copies the plots into a folder beside `results_path` (named after it:
+    RESULTS.md -> RESULTS.plots/) and returns the image prefix, relative to
+    the results file, that links them: the report stays readable wherever
+    the repository is cloned."""
+    folder = os.path.splitext(os.path.basename(results_path))[0] + ".plots"
+    dest = os.path.join(os.path.dirname(os.path.abspath(results_path)), folder)
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    for png in plots.values():
+        shutil.copy2(os.path.join(out_dir, png), dest)
+    return folder + "/"
 
 
 def write_all(data, out_dir, results_path):
@@ -384,5 +409,6 @@ def write_all(data, out_dir, results_path):
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write(render_report(data, plots, ""))
     if results_path:
+        prefix = copy_plots(plots, out_dir, results_path)
         with open(results_path, "w") as f:
-            f.write(render_report(data, plots, None))
+            f.write(render_report(data, plots, prefix))
