@@ -22,12 +22,13 @@ shmpi_case(all_pairs.np64 TIMEOUT 240 LABEL "integration;stress" ARGS
   ${SHMPI_RUN} -n 64 --oversubscribe $<TARGET_FILE:all_pairs> 1024)
 
 # A long wait gives up the core: yield at once then sleep on the doorbell
-# (wait_policy=yield), or spin, yield, then sleep (auto). Spin burns it.
-add_executable(wait_cpu wait_cpu.c)
-target_link_libraries(wait_cpu PRIVATE shmpi)
-target_compile_options(wait_cpu PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+# (wait_policy=yield), or spin, yield, then sleep (auto). The peer sends
+# only once the waiting rank sleeps (a spinning one would time out).
+add_executable(wait_sleeps wait_sleeps.c)
+target_link_libraries(wait_sleeps PRIVATE shmpi)
+target_compile_options(wait_sleeps PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
 foreach(policy yield auto)
-  shmpi_case(wait_cpu.${policy} ARGS
-    --count "^wait_cpu: rank [0-9]+ OK" 2 --no-match "FAIL" --
-    ${SHMPI_RUN} -n 2 --set wait_policy=${policy} $<TARGET_FILE:wait_cpu> 2 0.5)
+  shmpi_case(wait_sleeps.${policy} ARGS
+    --count "^wait_sleeps: rank [0-9]+ OK" 2 --match "^wait_sleeps: rank 0 sleeps in MPI_Recv$" --no-match "FAIL" --
+    ${SHMPI_RUN} -n 2 --set wait_policy=${policy} $<TARGET_FILE:wait_sleeps>)
 endforeach()

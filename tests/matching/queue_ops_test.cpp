@@ -1,7 +1,11 @@
 // cancel / find / remove / take and node lifecycle.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <memory>
+#include <new>
 
 #include "match_test_util.hpp"
 
@@ -157,19 +161,27 @@ TEST(Lifecycle, ClearUnlinksEverything) {
 }
 
 // Teardown order is free: a queue destroyed after its nodes touches none of
-// them (AddressSanitizer would catch it).
+// them. The nodes' memory is overwritten once they are gone; a queue that
+// wrote to it on destruction (unlinking) would change the pattern, one that
+// followed its links would fault.
 TEST(Lifecycle, NodesMayDieBeforeTheQueue) {
+  constexpr unsigned char kGone = 0xa5;
   auto pq = std::make_unique<PostedQueue>();
   auto uq = std::make_unique<UnexpectedQueue>();
-  {
-    auto r = std::make_unique<Recv>(1, env(0, kAnySource, 1));
-    auto m = std::make_unique<Msg>(2, env(0, 1, 1));
-    pq->post(*r);
-    uq->push(*m);
-  }
+  alignas(Recv) unsigned char recv_memory[sizeof(Recv)];
+  alignas(Msg) unsigned char msg_memory[sizeof(Msg)];
+  Recv* r = new (recv_memory) Recv(1, env(0, kAnySource, 1));
+  Msg* m = new (msg_memory) Msg(2, env(0, 1, 1));
+  pq->post(*r);
+  uq->push(*m);
+  r->~Recv();
+  m->~Msg();
+  std::memset(recv_memory, kGone, sizeof recv_memory);
+  std::memset(msg_memory, kGone, sizeof msg_memory);
   pq.reset();
   uq.reset();
-  SUCCEED();
+  EXPECT_EQ(std::count(std::begin(recv_memory), std::end(recv_memory), kGone), static_cast<long>(sizeof(Recv)));
+  EXPECT_EQ(std::count(std::begin(msg_memory), std::end(msg_memory), kGone), static_cast<long>(sizeof(Msg)));
 }
 
 TEST(Lifecycle, CopyOfAQueuedNodeIsNotQueued) {
