@@ -44,6 +44,10 @@ shmpi_case(shmpi_info.profile_file ARGS
 shmpi_case(p2p_modes.profile_file TIMEOUT 120 ARGS
   --count "^p2p_modes: rank [0-9]+ OK" 2 --no-match "FAIL" --
   env SHMPI_PROFILE_FILE=${test_profile} ${SHMPI_RUN} -n 2 --profile small_limits $<TARGET_FILE:p2p_modes>)
+# --profile reaches the ranks as SHMPI_PROFILE, over the inherited one.
+shmpi_case(shmpirun.profile_reaches_ranks ARGS
+  --count "^SHMPI_PROFILE=intel$" 1 --no-match "^SHMPI_PROFILE=general" --
+  env SHMPI_PROFILE=general ${SHMPI_RUN} -n 1 --profile intel env)
 # A profile that does not exist, or a tunable's old name, stops shmpirun
 # before anything starts (exit 2) and a rank started alone at MPI_Init.
 shmpi_case(shmpirun.unknown_profile ARGS

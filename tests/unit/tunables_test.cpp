@@ -43,7 +43,8 @@ TEST(ProfileText, NameRuleAndSettings) {
 
 TEST(ProfileText, EachMistakeIsOneLineWithItsNumber) {
   EXPECT_EQ(error_of("match any\n"), "test.profile line 1: the first line must be 'profile NAME'");
-  EXPECT_EQ(error_of("profile Big\n"), "test.profile line 1: profile needs a name of lower case letters, digits, _ and -");
+  EXPECT_EQ(error_of("profile Big\n"),
+            "test.profile line 1: profile needs a name of lower case letters, digits, _ and -");
   EXPECT_EQ(error_of("profile a\nmatch any\nprofile b"), "test.profile line 3: a second profile line");
   EXPECT_EQ(error_of("profile a\nmatch any\nmatch any"), "test.profile line 3: a second match line");
   EXPECT_EQ(error_of("profile a\nmatch\n"),
@@ -85,7 +86,8 @@ std::string chosen(std::vector<Profile> profiles, const CpuIdentity& cpu, std::s
 TEST(ProfileChoice, TheClosestMatchWinsElseGeneral) {
   const Profile intel = parsed("profile intel\nmatch cpu_vendor=GenuineIntel\n");
   const Profile spr = parsed("profile spr\nmatch cpu_vendor=GenuineIntel cpu_family=6 cpu_model=143\n");
-  EXPECT_EQ(chosen({base(), intel, spr}, kXeon), "spr: this CPU matches cpu_vendor=GenuineIntel cpu_family=6 cpu_model=143");
+  EXPECT_EQ(chosen({base(), intel, spr}, kXeon),
+            "spr: this CPU matches cpu_vendor=GenuineIntel cpu_family=6 cpu_model=143");
   EXPECT_EQ(chosen({base(), spr, intel}, CpuIdentity{"GenuineIntel", 6, 85}),
             "intel: this CPU matches cpu_vendor=GenuineIntel");
   EXPECT_EQ(chosen({base(), intel, spr}, kEpyc), "general: no other profile matches this CPU");
@@ -96,7 +98,8 @@ TEST(ProfileChoice, ANamedProfileWinsAndAnUnknownNameIsAnError) {
   const Profile intel = parsed("profile intel\nmatch cpu_vendor=GenuineIntel\n");
   EXPECT_EQ(chosen({base(), intel}, kEpyc, "intel"), "intel: SHMPI_PROFILE=intel");
   EXPECT_EQ(chosen({base(), intel}, kXeon, "general"), "general: SHMPI_PROFILE=general");
-  EXPECT_EQ(chosen({base(), intel}, kXeon, "epyc"), "error: SHMPI_PROFILE=epyc: no such profile (profiles: general, intel)");
+  EXPECT_EQ(chosen({base(), intel}, kXeon, "epyc"),
+            "error: SHMPI_PROFILE=epyc: no such profile (profiles: general, intel)");
 }
 
 TEST(ProfileChoice, AUsersFileWinsATieAndTwoBuiltInOnesAreAnError) {
