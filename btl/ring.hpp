@@ -47,14 +47,10 @@ inline constexpr std::size_t kSlot = 16;  // record alignment
 inline constexpr std::size_t kSmallRecord = 2 * kSlot;
 // Bodies from kClaimAheadFrom up to (not including) kClaimAheadUntil bytes
 // make the producer claim the lines of the next record of the same size as
-// soon as it commits one (RingWriter::claim_ahead). These are the defaults;
-// a RingWriter may be given another window (ClaimAhead: the tunables
-// claim_ahead_from and claim_ahead_limit, whose Intel defaults are 256 and
-// 4096 + 64). Measured on EPYC by interleaved 2-rank ping-pong: 1 KiB
-// messages 5-10% and 2 KiB ones 10-16% faster; from
-// 2112-byte bodies on, any early claim (even of only the first 1 KiB, with
-// PREFETCHW or a read prefetch) made 2112 B-4 KiB messages 20-35% slower
-// (4 KiB: 0.84-0.94 -> 1.06-1.25 us), so larger records are left alone.
+// soon as it commits one (RingWriter::claim_ahead); a RingWriter may be given
+// another window (ClaimAhead). These are the general profile's
+// claim_ahead_from and claim_ahead_limit (tunables_unit_tests keeps them
+// equal); measurements: docs/tunables/claim_ahead_from.md, claim_ahead_limit.md.
 inline constexpr std::size_t kClaimAheadFrom = 1024;
 inline constexpr std::size_t kClaimAheadUntil = 2048 + kCacheLine;
 

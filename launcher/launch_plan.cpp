@@ -24,11 +24,13 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
   plan.topology = read_topology();
   plan.ranks = options.ranks > 0 ? options.ranks : static_cast<int>(plan.topology.cpus.size());
   check_ranks_fit(options, plan.ranks, plan.topology.cpus.size());
-  std::string ring_size = effective_tunable("ring_size", options.tunables, environment);
+  const contract::TunableDefaults defaults = job_defaults(options.profile, environment);
+  std::string ring_size = effective_tunable("ring_size", options.tunables, environment, defaults);
   check_memory(plan.ranks, contract::parse_bytes(ring_size).value_or(0));
   if (!options.output_dir.empty()) plan.files = open_output_files(options.output_dir, plan.ranks);
 
   plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);
+  if (!options.profile.empty()) options.exports.push_back(std::string(contract::kProfileEnv) + "=" + options.profile);
   RankEnvInputs inputs{options.tunables, options.exports,
                        plan.placement.oversubscribed || plan.placement.shared_cores};
   plan.rank_env = rank_environment(environment, inputs);

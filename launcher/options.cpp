@@ -44,6 +44,8 @@ std::pair<std::string, std::string> parse_tunable(std::string_view value) {
   for (char& c : name) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   std::string setting(value.substr(eq + 1));
   const contract::TunableSpec* spec = contract::find_tunable(name);
+  if (const char* renamed = contract::renamed_to(name))
+    throw usage_error("unknown tunable '" + name + "' in --set (renamed " + renamed + ")");
   if (spec == nullptr)
     throw usage_error("unknown tunable '" + name + "' in --set (shmpi_info lists them)");
   if (std::string reason = contract::validate_tunable(*spec, setting); !reason.empty())
@@ -99,6 +101,10 @@ constexpr Flag kFlags[] = {
     {"timeout", true, [](ParsedArgs& p, auto f, auto v) { p.options.timeout_s = parse_seconds(f, v, false); }},
     {"kill-grace", true, [](ParsedArgs& p, auto f, auto v) { p.options.kill_grace_s = parse_seconds(f, v, true); }},
     {"set", true, [](ParsedArgs& p, auto, auto v) { p.options.tunables.push_back(parse_tunable(v)); }},
+    {"profile", true, [](ParsedArgs& p, auto f, auto v) {
+       if (v.empty()) throw usage_error(std::string(f) + " needs a profile name (shmpi_info lists them)");
+       p.options.profile = std::string(v);
+     }},
     {"version", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"V", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"help", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Help; }},

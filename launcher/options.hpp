@@ -26,6 +26,7 @@ struct Options {
   double timeout_s = 0;            // --timeout S; 0 = none. On expiry: report, stop, exit 124
   double kill_grace_s = 2.0;       // --kill-grace S: SIGTERM..SIGKILL delay when stopping
   std::vector<std::pair<std::string, std::string>> tunables;  // --set name=value (validated)
+  std::string profile;             // --profile NAME: the tunables' defaults (checked before the start)
   std::vector<std::string> command;  // program and its arguments
 };
 

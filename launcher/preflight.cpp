@@ -31,6 +31,14 @@ std::string format_mib(std::uint64_t bytes) {
   return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
 }
 
+// The value of `name` in `environment`, or nullptr.
+const char* environment_value(std::span<const std::string> environment, const std::string& name) {
+  const std::string prefix = name + "=";
+  for (const std::string& entry : environment)
+    if (entry.starts_with(prefix)) return entry.c_str() + prefix.size();
+  return nullptr;
+}
+
 }  // namespace
 
 std::string resolve_program(const std::string& program) {
@@ -57,6 +65,11 @@ std::string resolve_program(const std::string& program) {
 }
 
 void check_environment_tunables(std::span<const std::string> environment) {
+  for (const contract::RenamedTunable& r : contract::kRenamedTunables) {
+    const std::string old_env = contract::tunable_env_name(r.old_name);
+    if (environment_value(environment, old_env) != nullptr)
+      throw usage_error("environment " + old_env + " was renamed " + contract::tunable_env_name(r.new_name));
+  }
   for (const contract::TunableSpec& spec : contract::tunables()) {
     std::string prefix = contract::tunable_env_name(spec.name) + "=";
     for (const std::string& entry : environment) {
@@ -68,16 +81,27 @@ void check_environment_tunables(std::span<const std::string> environment) {
   }
 }
 
+contract::TunableDefaults job_defaults(const std::string& profile_option,
+                                       std::span<const std::string> environment) {
+  contract::ProfileRequest request{profile_option, "--profile ", ""};
+  const char* named = environment_value(environment, contract::kProfileEnv);
+  if (profile_option.empty() && named != nullptr) request = {named, std::string(contract::kProfileEnv) + "=", ""};
+  const char* file = environment_value(environment, contract::kProfileFileEnv);
+  if (file != nullptr) request.file = file;
+  contract::TunableDefaults defaults = contract::TunableDefaults::choose(request, contract::this_cpu());
+  if (!defaults.error().empty()) throw usage_error(defaults.error());
+  return defaults;
+}
+
 std::string effective_tunable(const std::string& name,
                               std::span<const std::pair<std::string, std::string>> settings,
-                              std::span<const std::string> environment) {
+                              std::span<const std::string> environment,
+                              const contract::TunableDefaults& defaults) {
   for (auto it = settings.rbegin(); it != settings.rend(); ++it)
     if (it->first == name) return it->second;
-  std::string prefix = contract::tunable_env_name(name) + "=";
-  for (const std::string& entry : environment)
-    if (entry.starts_with(prefix)) return entry.substr(prefix.size());
+  if (const char* value = environment_value(environment, contract::tunable_env_name(name))) return value;
   const contract::TunableSpec* spec = contract::find_tunable(name);
-  return spec != nullptr ? contract::default_of(*spec) : "";
+  return spec != nullptr ? std::string(defaults.default_of(*spec)) : "";
 }
 
 std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size) {

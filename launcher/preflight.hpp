@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <shmpi/tunable_defaults.hpp>
+
 #include "unique_fd.hpp"
 
 namespace shmpi::launcher {
@@ -17,14 +19,23 @@ namespace shmpi::launcher {
 // '/'); throws "<program>: command not found" / "not executable" / ...
 std::string resolve_program(const std::string& program);
 
-// Validates every SHMPI_<TUNABLE> in `environment` ("NAME=value" entries).
+// Validates every SHMPI_<TUNABLE> in `environment` ("NAME=value" entries)
+// and refuses a tunable's old name.
 void check_environment_tunables(std::span<const std::string> environment);
 
+// The defaults the ranks will take: the profile named by `profile_option`
+// (--profile; empty: none), else by SHMPI_PROFILE in `environment`, else
+// chosen for this CPU, among the built-in ones and SHMPI_PROFILE_FILE's.
+// Throws a usage line when that profile does not exist or its file is bad.
+contract::TunableDefaults job_defaults(const std::string& profile_option,
+                                       std::span<const std::string> environment);
+
 // The value a tunable will have for the ranks: the last --set, else the
-// environment, else its default.
+// environment, else its default in `defaults`.
 std::string effective_tunable(const std::string& name,
                               std::span<const std::pair<std::string, std::string>> settings,
-                              std::span<const std::string> environment);
+                              std::span<const std::string> environment,
+                              const contract::TunableDefaults& defaults);
 
 // Rough memory the ranks' segments need: per rank 1 MiB plus one ring of
 // `ring_size` bytes, doubled for fragments, per peer.

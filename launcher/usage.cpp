@@ -20,6 +20,8 @@ options (a single dash works too, and --opt=value):
   --output-filename DIR   write rank N's output to DIR/1/rank.N/stdout, stderr
   -x VAR[=value]          set VAR for the ranks (VAR alone: keep its value)
   --set NAME=VALUE        set a tunable (env SHMPI_<NAME>); shmpi_info lists them
+  --profile NAME          take the tunables' defaults from profile NAME (env
+                          SHMPI_PROFILE) instead of the one chosen for this CPU
   --timeout S             after S seconds: print the hang report, stop, exit 124
   --kill-grace S          seconds between SIGTERM and SIGKILL when stopping (2)
   --version, --help

@@ -1,6 +1,7 @@
 // Config: every tunable of this rank, parsed once at MPI_Init from the
-// environment (SHMPI_<NAME>, set by the user or by shmpirun --set). The
-// names, defaults and descriptions live in include/shmpi/tunables.hpp.
+// environment (SHMPI_<NAME>, set by the user or by shmpirun --set), each
+// unset one taking its default from the chosen profile. The names and
+// descriptions live in include/shmpi/tunable_spec.hpp, the defaults in profiles/.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +22,7 @@ struct Config {
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)
-  std::size_t pingpong_limit = 0;  // rendezvous sizes below this go pipelined when answering
+  std::size_t reply_pipeline_limit = 0;  // rendezvous sizes below this go pipelined when answering
   std::size_t claim_ahead_from = 0;   // ring records in [from, limit) claim the next one's lines early
   std::size_t claim_ahead_limit = 0;
   SingleCopy single_copy = SingleCopy::Cma;
@@ -33,7 +34,8 @@ struct Config {
   bool choose_route = true;  // rndv_route=auto
   bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
 
-  // Reads every SHMPI_<NAME> variable (defaults where unset). Throws
+  // Reads every SHMPI_<NAME> variable (defaults of the profile chosen by
+  // SHMPI_PROFILE, SHMPI_PROFILE_FILE and this CPU where unset). Throws
   // ConfigError whose what() is one line naming the variable and the rule.
   static Config from_environment();
 };

@@ -73,7 +73,7 @@ Context::Context(std::unique_ptr<KvStore> store)
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
       pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
                                                config_.split_threshold, config_.choose_route,
-                                               config_.pingpong_limit},
+                                               config_.reply_pipeline_limit},
            wait_policy_for(config_, ranks_outnumber_cores(*store_),
                            config_.poll_gap_ns != 0 ? btl::measure_pause_ns() : 0.0),
            &single_copy_),

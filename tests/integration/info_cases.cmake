@@ -2,13 +2,66 @@
 set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
 # Footprint with 64 ranks: 64 rings of 64 KiB + segment header, doorbell,
 # 64 ring controls and 64 fast boxes (8 candidate cache lines each).
+# The user and expert tunables, with their levels; the test-level one only
+# with --all.
+set(info_tunables "eager_limit|ring_size|max_fragment|rndv_threshold|split_threshold|reply_pipeline_limit|claim_ahead_from|claim_ahead_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns")
 shmpi_case(shmpi_info.lists_tunables ARGS
-  --count "^(eager_limit|ring_size|max_fragment|rndv_threshold|split_threshold|pingpong_limit|claim_ahead_from|claim_ahead_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns|test_cma_eperm) " 16
+  --count "^(${info_tunables}) +(user|expert) " 15 --no-match "^test_cma_eperm"
+  --match "^\\(test-level tunables are listed with --all\\)$"
   --match "shared memory per rank with 64 ranks: 4231296 bytes" --
   ${SHMPI_INFO} -n 64)
+shmpi_case(shmpi_info.all_levels ARGS
+  --count "^(${info_tunables}) +(user|expert) " 15 --count "^test_cma_eperm +test +0 +0 " 1 --
+  ${SHMPI_INFO} --all)
 shmpi_case(shmpi_info.current_value ARGS
-  --match "^eager_limit +(8192|2048) +16k " --
+  --match "^eager_limit +user +(8192|2048) +16k " --
   env SHMPI_EAGER_LIMIT=16k ${SHMPI_INFO})
+
+string(REPLACE ";" ", " profile_list "${SHMPI_PROFILE_NAMES}")
+# The profile and why: named by SHMPI_PROFILE or --profile, else by the CPU.
+shmpi_case(shmpi_info.profile_by_cpu ARGS
+  --match "^profile (general \\(chosen: no other profile matches this CPU\\)|intel \\(chosen: this CPU matches cpu_vendor=GenuineIntel\\)); profiles: ${profile_list}$"
+  --match "^this CPU: cpu_vendor=[A-Za-z]+ cpu_family=[0-9]+ cpu_model=[0-9]+$" --match "^rule: SHMPI_PROFILE " --
+  ${SHMPI_INFO})
+shmpi_case(shmpi_info.profile_by_env ARGS
+  --match "^profile intel \\(chosen: SHMPI_PROFILE=intel\\)" --match "^eager_limit +user +2048 +2048 " --
+  env SHMPI_PROFILE=intel ${SHMPI_INFO})
+shmpi_case(shmpi_info.profile_option ARGS
+  --match "^profile general \\(chosen: --profile general\\)" --match "^eager_limit +user +8192 +8192 " --
+  env SHMPI_PROFILE=intel ${SHMPI_INFO} --profile general)
+shmpi_case(shmpi_info.unknown_profile ARGS
+  --rc 1 --count "^shmpi_info: SHMPI_PROFILE=epyc9: no such profile \\(profiles: ${profile_list}\\)$" 1 --
+  env SHMPI_PROFILE=epyc9 ${SHMPI_INFO})
+shmpi_case(shmpi_info.renamed_tunable ARGS
+  --rc 1 --count "^shmpi_info: SHMPI_PINGPONG_LIMIT was renamed SHMPI_REPLY_PIPELINE_LIMIT$" 1 --
+  env SHMPI_PINGPONG_LIMIT=0 ${SHMPI_INFO})
+# A profile from a file (SHMPI_PROFILE_FILE), shown and used by a job.
+set(test_profile ${CMAKE_CURRENT_SOURCE_DIR}/small_limits.profile)
+shmpi_case(shmpi_info.profile_file ARGS
+  --match "^profile small_limits \\(chosen: SHMPI_PROFILE=small_limits\\); profiles: ${profile_list}, small_limits$"
+  --match "^eager_limit +user +1024 +1024 " --match "^ring_size +user +8192 +8192 " --
+  env SHMPI_PROFILE_FILE=${test_profile} SHMPI_PROFILE=small_limits ${SHMPI_INFO})
+shmpi_case(p2p_modes.profile_file TIMEOUT 120 ARGS
+  --count "^p2p_modes: rank [0-9]+ OK" 2 --no-match "FAIL" --
+  env SHMPI_PROFILE_FILE=${test_profile} ${SHMPI_RUN} -n 2 --profile small_limits $<TARGET_FILE:p2p_modes>)
+# --profile reaches the ranks as SHMPI_PROFILE, over the inherited one.
+shmpi_case(shmpirun.profile_reaches_ranks ARGS
+  --count "^SHMPI_PROFILE=intel$" 1 --no-match "^SHMPI_PROFILE=general" --
+  env SHMPI_PROFILE=general ${SHMPI_RUN} -n 1 --profile intel env)
+# A profile that does not exist, or a tunable's old name, stops shmpirun
+# before anything starts (exit 2) and a rank started alone at MPI_Init.
+shmpi_case(shmpirun.unknown_profile ARGS
+  --rc 2 --count "^shmpirun: --profile epyc9: no such profile \\(profiles: ${profile_list}\\)$" 1 --no-match "OK" --
+  ${SHMPI_RUN} -n 2 --profile epyc9 $<TARGET_FILE:p2p_modes>)
+shmpi_case(shmpirun.renamed_tunable ARGS
+  --rc 2 --count "^shmpirun: environment SHMPI_PINGPONG_LIMIT was renamed SHMPI_REPLY_PIPELINE_LIMIT$" 1 --
+  env SHMPI_PINGPONG_LIMIT=0 ${SHMPI_RUN} -n 2 $<TARGET_FILE:p2p_modes>)
+shmpi_case(singleton.unknown_profile ARGS
+  --rc-nonzero --count "^shmpi: MPI_Init: SHMPI_PROFILE=epyc9: no such profile \\(profiles: ${profile_list}\\)$" 1 --
+  env SHMPI_PROFILE=epyc9 $<TARGET_FILE:p2p_modes>)
+shmpi_case(singleton.renamed_tunable ARGS
+  --rc-nonzero --count "^shmpi: MPI_Init: SHMPI_PINGPONG_LIMIT was renamed SHMPI_REPLY_PIPELINE_LIMIT$" 1 --
+  env SHMPI_PINGPONG_LIMIT=0 $<TARGET_FILE:p2p_modes>)
 shmpi_case(shmpi_info.invalid_value ARGS
   --rc 1 --count "^shmpi_info: invalid SHMPI_RING_SIZE: ring_size=5000: must be a power of two$" 1 --
   env SHMPI_RING_SIZE=5000 ${SHMPI_INFO})

@@ -16,7 +16,7 @@ shmpi_ok_cases(p2p_probe_cancel 120 1 2 3)
 # protocol path runs; and with waits polling through an lfence and through
 # pauses (poll_gap_ns), whichever this machine's default is.
 foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_limit=64 fast_box=off box_probe=off
-        poll_gap_ns=0 poll_gap_ns=40 claim_ahead_from=0 claim_ahead_limit=65536 pingpong_limit=1048576)
+        poll_gap_ns=0 poll_gap_ns=40 claim_ahead_from=0 claim_ahead_limit=65536 reply_pipeline_limit=1048576)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   foreach(program p2p_nonblocking p2p_modes p2p_probe_cancel)
     shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
@@ -24,22 +24,13 @@ foreach(setting single_copy=none rndv_route=single_copy test_cma_eperm=1 eager_l
       ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:${program}>)
   endforeach()
 endforeach()
-# Both sets of default limits (tunables.hpp), whichever this machine takes.
-foreach(limits "general:8192:131072:1024:2112:131072:0" "intel:2048:4096:256:5696:65536:5632")
-  string(REPLACE ":" ";" parts ${limits})
-  list(GET parts 0 name)
-  list(GET parts 1 eager)
-  list(GET parts 2 rndv)
-  list(GET parts 3 claim_from)
-  list(GET parts 4 claim_limit)
-  list(GET parts 5 split)
-  list(GET parts 6 pingpong)
+# Every built-in profile's defaults (profiles/*.profile), whichever this
+# machine takes.
+foreach(profile IN LISTS SHMPI_PROFILE_NAMES)
   foreach(program p2p_nonblocking p2p_modes)
-    shmpi_case(${program}.${name}_limits TIMEOUT 120 ARGS
+    shmpi_case(${program}.${profile}_profile TIMEOUT 120 ARGS
       --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
-      ${SHMPI_RUN} -n 2 --set eager_limit=${eager} --set rndv_threshold=${rndv} --set claim_ahead_from=${claim_from}
-      --set claim_ahead_limit=${claim_limit} --set split_threshold=${split} --set pingpong_limit=${pingpong}
-      $<TARGET_FILE:${program}>)
+      ${SHMPI_RUN} -n 2 --profile ${profile} $<TARGET_FILE:${program}>)
   endforeach()
 endforeach()
 

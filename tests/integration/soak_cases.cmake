@@ -45,6 +45,13 @@ foreach(entry IN LISTS soak_settings)
   endforeach()
 endforeach()
 
+# Every built-in profile's defaults, whichever this machine takes.
+set(seed 301)
+foreach(profile IN LISTS SHMPI_PROFILE_NAMES)
+  random_traffic_case(np2.${profile}_profile 2 ${seed} 200 120 --profile ${profile})
+  math(EXPR seed "${seed} + 1")
+endforeach()
+
 # Many ranks on two cores: 16 with rings small enough to fill, and the
 # 64-rank limit the footprint is sized for.
 random_traffic_case(np16.tiny_ring 16 201 60 120 --set eager_limit=64 --set ring_size=4096)

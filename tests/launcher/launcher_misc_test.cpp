@@ -5,6 +5,7 @@
 
 #include <shmpi/tunables.hpp>
 
+#include "launch_error.hpp"
 #include "placement.hpp"
 #include "preflight.hpp"
 #include "rank_env.hpp"
@@ -86,14 +87,54 @@ TEST(Preflight, MemoryEstimateAndTunables) {
   EXPECT_EQ(estimate_job_bytes(2, 65536), 2u * ((1u << 20) + 2u * 65536u * 2u));
   EXPECT_EQ(estimate_job_bytes(1u << 30, 1u << 30), UINT64_MAX);  // saturates
   std::vector<std::string> env = {"SHMPI_RING_SIZE=8192"};
+  const contract::TunableDefaults intel = job_defaults("intel", env);
   std::vector<std::pair<std::string, std::string>> none;
-  EXPECT_EQ(effective_tunable("ring_size", none, env), "8192");
+  EXPECT_EQ(effective_tunable("ring_size", none, env, intel), "8192");
   std::vector<std::pair<std::string, std::string>> set = {{"ring_size", "16k"}};
-  EXPECT_EQ(effective_tunable("ring_size", set, env), "16k");
-  EXPECT_EQ(effective_tunable("eager_limit", none, env), shmpi::contract::intel_cpu() ? "2048" : "8192");
+  EXPECT_EQ(effective_tunable("ring_size", set, env, intel), "16k");
+  EXPECT_EQ(effective_tunable("eager_limit", none, env, intel), "2048");
+  EXPECT_EQ(effective_tunable("eager_limit", none, env, job_defaults("general", env)), "8192");
   EXPECT_NO_THROW(check_environment_tunables(env));
   std::vector<std::string> bad = {"SHMPI_RING_SIZE=3"};
   EXPECT_ANY_THROW(check_environment_tunables(bad));
+}
+
+std::string usage_line(auto&& call) {
+  try {
+    call();
+  } catch (const LaunchError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Preflight, TheOldNameOfATunableIsRefused) {
+  std::vector<std::string> env = {"SHMPI_PINGPONG_LIMIT=0"};
+  EXPECT_EQ(usage_line([&] { check_environment_tunables(env); }),
+            "environment SHMPI_PINGPONG_LIMIT was renamed SHMPI_REPLY_PIPELINE_LIMIT");
+}
+
+// --profile wins over SHMPI_PROFILE, which wins over the CPU's; a profile
+// file in the environment counts, and an unknown name stops the launch.
+TEST(Preflight, TheJobsProfileIsChosenBeforeTheStart) {
+  std::vector<std::string> env = {"SHMPI_PROFILE=intel"};
+  EXPECT_EQ(job_defaults("", env).profile().name, "intel");
+  EXPECT_EQ(job_defaults("", env).reason(), "SHMPI_PROFILE=intel");
+  EXPECT_EQ(job_defaults("general", env).reason(), "--profile general");
+  EXPECT_EQ(usage_line([&] { job_defaults("epyc9", env); }),
+            "--profile epyc9: no such profile (profiles: general, intel)");
+  const std::string path = ::testing::TempDir() + "/preflight_test.profile";
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  std::fputs("profile mine\nmatch cpu_vendor=NoSuchVendor\nset ring_size=8k\n", file);
+  std::fclose(file);
+  std::vector<std::string> with_file = {"SHMPI_PROFILE_FILE=" + path};
+  const contract::TunableDefaults mine = job_defaults("mine", with_file);
+  EXPECT_EQ(effective_tunable("ring_size", {}, with_file, mine), "8k");
+  EXPECT_NE(job_defaults("", with_file).profile().name, "mine");  // matches no CPU
+  std::remove(path.c_str());
+  EXPECT_EQ(usage_line([&] { job_defaults("", with_file); }),
+            "SHMPI_PROFILE_FILE=" + path + ": cannot read it: No such file or directory");
 }
 
 }  // namespace

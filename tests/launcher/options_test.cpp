@@ -60,6 +60,14 @@ TEST(Options, HelpAndVersion) {
   EXPECT_EQ(parse({"--version"}).action, Action::Version);
 }
 
+// The name is only kept here; whether such a profile exists is checked with
+// the environment (SHMPI_PROFILE_FILE) before the start (job_defaults).
+TEST(Options, ProfileIsKept) {
+  EXPECT_EQ(parse({"--profile", "intel", "prog"}).options.profile, "intel");
+  EXPECT_EQ(parse({"-profile=mine", "prog"}).options.profile, "mine");
+  EXPECT_EQ(parse({"prog"}).options.profile, "");
+}
+
 TEST(Options, BadInputIsOneClearLine) {
   EXPECT_EQ(error_of({"-n", "2"}), "no program to run (usage: shmpirun -n N program [args...])");
   EXPECT_EQ(error_of({"-n", "0", "p"}), "-n needs a positive number of ranks, not '0'");
@@ -72,6 +80,10 @@ TEST(Options, BadInputIsOneClearLine) {
   EXPECT_EQ(error_of({"--timeout", "0", "p"}), "--timeout needs a positive number of seconds, not '0'");
   EXPECT_EQ(error_of({"--tag-output=1", "p"}), "option --tag-output takes no value");
   EXPECT_EQ(error_of({"--set", "nope=1", "p"}), "unknown tunable 'nope' in --set (shmpi_info lists them)");
+  EXPECT_EQ(error_of({"--set", "pingpong_limit=0", "p"}),
+            "unknown tunable 'pingpong_limit' in --set (renamed reply_pipeline_limit)");
+  EXPECT_EQ(error_of({"--profile=", "p"}), "--profile needs a profile name (shmpi_info lists them)");
+  EXPECT_EQ(error_of({"--profile"}), "option --profile needs a value");
   EXPECT_EQ(error_of({"--set", "ring_size=1000", "p"}), "--set ring_size=1000: must be between 4096 and 67108864");
   EXPECT_EQ(error_of({"--set", "poll_gap_ns=3k", "p"}), "--set poll_gap_ns=3k: not a whole number");
   EXPECT_EQ(error_of({"--set", "poll_gap_ns=-1", "p"}), "--set poll_gap_ns=-1: not a whole number");

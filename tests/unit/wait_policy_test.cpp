@@ -54,7 +54,11 @@ TEST(WaitPolicy, ThePollGapComesFromTheEnvironment) {
     EXPECT_STREQ(e.what(), "invalid SHMPI_POLL_GAP_NS: poll_gap_ns=5x: not a whole number");
   }
   ::unsetenv("SHMPI_POLL_GAP_NS");
-  EXPECT_EQ(Config::from_environment().poll_gap_ns, contract::intel_cpu() ? 40u : 0u);
+  ::setenv("SHMPI_PROFILE", "intel", 1);  // the default comes from the profile
+  EXPECT_EQ(Config::from_environment().poll_gap_ns, 40u);
+  ::setenv("SHMPI_PROFILE", "general", 1);
+  EXPECT_EQ(Config::from_environment().poll_gap_ns, 0u);
+  ::unsetenv("SHMPI_PROFILE");
 }
 
 }  // namespace
