@@ -24,8 +24,10 @@
 #include "btl/between_polls.hpp"
 #include "btl/single_copy.hpp"
 #include "btl/transport.hpp"
+#include "pml/control_record.hpp"
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
+#include "pml/read_batch.hpp"
 #include "pml/request.hpp"
 #include "pml/route_chooser.hpp"
 #include "pml/unexpected_store.hpp"
@@ -148,7 +150,7 @@ class Pml {
 
   // Nothing of ours waits for ring space, so only a peer's record can
   // make progress possible: safe to sleep until one arrives.
-  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty() && pending_reads_ == 0; }
+  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty() && reads_.empty(); }
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
@@ -170,16 +172,10 @@ class Pml {
 
   // Single-copy reads of rendezvous messages below this size wait, up to
   // btl::SingleCopy::kMaxPieces from one peer, for the end of the round of
-  // progress and are then made in one system call (osu_bw 4 KiB streams
-  // one such read per message; batched, each cost half as much). 128 KiB
+  // progress and are then made in one system call (ReadBatch). 128 KiB
   // rather than 64: osu_bw 64 KiB 25.5 -> 29.7 GB/s, osu_bibw 42.7 -> 54.7
   // (4 interleaved runs); larger ones are split or cost far more than a call.
   static constexpr std::size_t kBatchedReadMax = 128 * 1024;
-  struct PendingRead {
-    Request* request = nullptr;
-    std::uint64_t address = 0;
-    std::size_t bytes = 0;
-  };
 
   // The pipelined message currently streaming in on one peer's ring.
   struct Incoming {
@@ -188,74 +184,52 @@ class Pml {
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
   };
-  // A busy period of one peer's rendezvous messages to us (see
-  // pml/route_chooser.hpp): from the start of one while none was in
-  // progress to the end of the last one.
-  struct RouteEpoch {
-    std::uint64_t started = 0;      // ticks() when it opened
-    std::uint64_t bytes = 0;        // moved by its messages so far
-    std::uint32_t in_flight = 0;
-    std::uint32_t messages = 0;
-    Route route = Route::SingleCopy;
-    bool clean = true;  // all its messages of chosen sizes, on its route, without a fallback
-  };
+  // Our sends to one peer that wait for ring space, oldest first.
   struct SendQueue {
     Request* head = nullptr;
     Request* tail = nullptr;
   };
-  // A control record owed to a peer: header fields and a small payload.
-  struct Control {
-    std::uint32_t peer = 0;
-    RecordKind kind = RecordKind::Fin;
-    std::uint8_t flags = 0;
-    std::uint64_t cookie = 0;    // the header's length field
-    std::uint8_t payload_bytes = 0;
-    std::byte payload[sizeof(SplitOffer)] = {};
 
-    template <class T>
-    static Control with(std::uint32_t peer, RecordKind kind, const T& body) noexcept {
-      static_assert(sizeof(T) <= sizeof(payload));
-      Control c{peer, kind};
-      c.payload_bytes = sizeof(T);
-      std::memcpy(c.payload, &body, sizeof(T));
-      return c;
-    }
-  };
-
-  // Send side (send_path.cpp).
+  // Send side (send_path.cpp): pushing our sends as ring space allows, and
+  // the records their receivers answer with.
   void enqueue(Request& request) noexcept;
   bool push(Request& request) noexcept;
   bool push_eager(Request& request, btl::ChannelWriter& channel) noexcept;
   bool push_rts(Request& request, btl::ChannelWriter& channel) noexcept;
   bool push_fragments(Request& request, btl::ChannelWriter& channel, RecordKind first, RecordKind rest) noexcept;
   void push_queued(std::uint32_t peer) noexcept;
-  void send_control(const Control& control) noexcept;
-  bool try_control(const Control& control) noexcept;
+  void on_receiver_reply(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
+  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
+  // Control records we owe peers, sent at once or queued.
+  void send_control(const ControlRecord& control) noexcept;
+  bool try_control(const ControlRecord& control) noexcept;
   void flush_controls() noexcept;
+  void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
 
-  // Receive side (receive_path.cpp).
+  // Matching arriving records (receive_path.cpp).
   void on_record(std::uint32_t peer, std::span<const std::byte> body);
   void on_first(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload);
   void on_fragment(std::uint32_t peer, std::span<const std::byte> payload) noexcept;
-  void on_control(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload) noexcept;
-  void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
-  void claim(Request& request, Unexpected& message) noexcept;
+  void deliver_unexpected(Request& request, Unexpected& message) noexcept;
+
+  // Rendezvous, the receiver's side, and the route epochs (rendezvous.cpp).
   void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
                         bool peer_can_write) noexcept;
   void start_split(Request& request, std::size_t bytes) noexcept;
-  bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
-  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
-  void on_split_done(std::uint32_t peer, const MatchHeader& header) noexcept;
-  bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
-  void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
-  void flush_reads() noexcept;
+  void on_split_done(const MatchHeader& header) noexcept;
+  void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void finish_read(Request& request, bool done) noexcept;
   void finish_rendezvous(Request& request) noexcept;
   void stream_rendezvous(Request& request) noexcept;
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
-  void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
+
+  // Single-copy reads (single_copy_reads.cpp).
+  bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
+  bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
+  void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
+  void flush_reads() noexcept;
 
   btl::Transport& transport_;
   ProtocolLimits limits_;
@@ -266,13 +240,9 @@ class Pml {
   UnexpectedQueue unexpected_;
   std::vector<Incoming> incoming_;      // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
-  std::vector<Control> controls_;       // control records waiting for ring space
-  std::array<PendingRead, btl::SingleCopy::kMaxPieces> reads_{};  // batched single-copy reads, all from
-  std::uint32_t pending_reads_ = 0;                                 // reads_peer_; flushed by progress()
-  std::uint32_t reads_peer_ = 0;
-  std::uint64_t reads_batched_ = 0;
-  std::uint32_t queued_sends_ = 0;
-  std::uint64_t split_parts_written_ = 0;
+  std::uint32_t queued_sends_ = 0;      // in all send_queues_
+  std::vector<ControlRecord> controls_;  // control records waiting for ring space
+  ReadBatch reads_;                      // made by progress()
   RouteChooser routes_;
   std::vector<RouteEpoch> epochs_;  // by world rank
   // By world rank: our rendezvous sends whose offer it has not answered
@@ -282,9 +252,13 @@ class Pml {
   // By world rank: 1 once we started a send to it (start_send()), 0 again
   // when a record from it is delivered. A send that finds 0 answers the peer.
   std::vector<std::uint8_t> sent_since_heard_;
-  std::uint64_t pipelined_answers_ = 0;
+
+  // Counters (see the accessors above).
+  std::uint64_t split_parts_written_ = 0;
   std::array<std::uint64_t, 2> routes_taken_{};
+  std::uint64_t reads_batched_ = 0;
   std::uint64_t epochs_recorded_ = 0;
+  std::uint64_t pipelined_answers_ = 0;
 };
 
 }  // namespace shmpi::pml

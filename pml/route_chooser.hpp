@@ -150,4 +150,15 @@ class RouteChooser {
   std::uint32_t gap_ = kFirstGap;
 };
 
+// An epoch in progress: one peer's rendezvous messages to us, from the start
+// of one while none was in progress to the end of the last one.
+struct RouteEpoch {
+  std::uint64_t started = 0;  // the clock when it opened (any clock, the one record() is told)
+  std::uint64_t bytes = 0;    // moved by its messages so far
+  std::uint32_t in_flight = 0;
+  std::uint32_t messages = 0;
+  Route route = Route::SingleCopy;
+  bool clean = true;  // all its messages of chosen sizes, on its route, without a fallback
+};
+
 }  // namespace shmpi::pml
