@@ -31,6 +31,7 @@
 #include "pml/request.hpp"
 #include "pml/route_chooser.hpp"
 #include "pml/unexpected_store.hpp"
+#include "pml/wait_loop.hpp"
 
 namespace shmpi::pml {
 
@@ -43,20 +44,6 @@ struct ProtocolLimits {
   // Rendezvous-sized messages below this are pipelined instead when they
   // answer the peer with nothing else of ours in flight to it (0: never).
   std::size_t pingpong_limit = 0;
-};
-
-struct WaitPolicy {
-  // Failed progress rounds before a waiting rank starts yielding its core
-  // after each further failed round; 0 yields at once (oversubscribed
-  // jobs), UINT32_MAX never yields.
-  std::uint32_t spins_before_yield = 1u << 14;
-  // Yields without progress before the rank sleeps on its doorbell until a
-  // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
-  std::uint32_t yields_before_sleep = 0;
-  long sleep_ns = 1'000'000;
-  // Pause instructions after each poll that found nothing (0: an lfence);
-  // see btl::between_polls().
-  std::uint32_t pauses_between_polls = 0;
 };
 
 // What a probe learns about a pending message.
@@ -72,85 +59,72 @@ class Pml {
   Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
       btl::SingleCopy* single_copy = nullptr);
 
+  // --- Sends and receives. A request must stay put until it completes;
+  // every call below returns at once (only wait_until() waits).
+
   // Starts sending `bytes` from `buffer` to world rank `dest`. The request
   // completes when the buffer may be reused (and, in synchronous mode, once
   // the receiver matched it). `envelope.source` is our communicator rank.
   void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                   std::size_t bytes, SendMode mode = SendMode::Standard);
-
-  // How this rank waits (the policy it was built with).
-  const WaitPolicy& wait_policy() const noexcept { return wait_; }
-
   // Starts a receive of at most `capacity` bytes matching `want`.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
-
-  // Fast paths of the blocking calls: a small ping-pong's critical path
-  // without a request in the send queue, a posted receive, or a round of
-  // progress over every peer. (osu_latency_floor, 0 bytes, placement with a
-  // 0.065 us hand-off: 1.43x the floor without them, 1.17x with them.)
-  //
-  // Sends a standard-mode message of one eager record now if nothing of
-  // ours to `dest` is queued and the channel has room. True if sent (the
-  // buffer may be reused); false: the caller start_send()s.
-  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                          std::size_t bytes) noexcept;
-  // Receives from world rank `peer` (want.source: its rank in the
-  // communicator) by watching the peer's fast box for a while, if no other
-  // receive is posted, nothing of ours waits to be sent, and no message that
-  // arrived earlier matches: takes a matching eager record that fits
-  // `capacity` straight out of the box, with no request. True if received
-  // so, with the message's source, tag and length in `status` (only those:
-  // the rest of a Status means nothing here); false once anything else
-  // arrives or nothing does for a while (the caller then start_recv()s and
-  // waits).
-  bool try_receive_boxed(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
-                         Status& status) noexcept;
-
-  // Polls every inbound ring and pushes queued records. True if anything moved.
-  bool progress() noexcept;
-
-  // Progresses until done() is true, yielding the core after a while
-  // without progress when the wait policy says so.
-  template <class Done>
-  void wait_until(Done&& done) noexcept {
-    std::uint32_t idle = 0;
-    std::uint32_t yields = 0;
-    while (!done()) {
-      if (progress()) {
-        idle = yields = 0;
-      } else if (idle < wait_.spins_before_yield) {
-        // Spin: the answer is usually a fraction of a microsecond away.
-        btl::between_polls(idle++, wait_.pauses_between_polls);
-      } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
-        transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
-        yields = wait_.yields_before_sleep;
-      } else {
-        ::sched_yield();
-      }
-    }
-  }
-
-  // Progresses until `request` completes.
-  void wait(Request& request) noexcept {
-    wait_until([&request] { return request.complete; });
-  }
-
-  // The earliest pending message matching `want`, if any (after one round
-  // of progress). The message stays pending.
-  bool probe(const Envelope& want, ProbeResult& result) noexcept;
-
-  // Matched probe: removes the earliest matching message from matching and
-  // returns it (nullptr if none), to be received by start_mrecv.
-  Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
-  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
 
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet. True if cancelled (the request is then complete).
   bool cancel(Request& request) noexcept;
 
-  // Nothing of ours waits for ring space, so only a peer's record can
-  // make progress possible: safe to sleep until one arrives.
-  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty() && reads_.empty(); }
+  // --- Fast paths of the blocking calls: a small ping-pong's critical path
+  // with no request queued or posted and no round of progress over every
+  // peer. Each does only what the calls above would have done the same
+  // way, and declines everything else.
+
+  // Sends a standard-mode message of one eager record now if nothing of
+  // ours to `dest` is queued and the channel has room. True if sent (the
+  // buffer may be reused); false: the caller start_send()s.
+  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                          std::size_t bytes) noexcept;
+  // Receives a small message from world rank `peer` (want.source: its rank
+  // in the communicator) into `buffer` now, without a request, if it can:
+  // nothing else of ours is pending (no receive posted, nothing waiting to
+  // be sent, no earlier message matching) and the peer's next record is a
+  // matching one-record message that fits `capacity`, or becomes one within
+  // a few microseconds. True if received, with the message's source, tag
+  // and length in `status` (only those); false once anything else arrives
+  // or nothing does (the caller then start_recv()s and waits).
+  bool try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
+                       Status& status) noexcept;
+
+  // --- Probes.
+
+  // The earliest pending message matching `want`, if any (after one round
+  // of progress). The message stays pending.
+  bool probe(const Envelope& want, ProbeResult& result) noexcept;
+  // Matched probe: removes the earliest matching message from matching and
+  // returns it (nullptr if none), to be received by start_mrecv.
+  Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
+  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
+
+  // --- Progress and waiting.
+
+  // One round: polls every inbound channel, delivers what arrived, pushes
+  // what waits to be sent. True if anything moved.
+  bool progress() noexcept;
+
+  // Runs rounds of progress until done() is true: the one loop a rank
+  // waits in (pml/wait_loop.hpp). Should the wait last, watch.long_wait()
+  // is called once and watch.long_wait_over() when it ends.
+  template <class Done, class Watch = Unwatched>
+  void wait_until(Done&& done, Watch&& watch = Watch{}) noexcept;
+  void wait(Request& request) noexcept {
+    wait_until([&request] { return request.complete; });
+  }
+
+  // Nothing of ours waits: every record we owe a peer is in its channel and
+  // no read is deferred. Only a peer's record can make progress now.
+  bool owes_nothing() const noexcept { return queued_sends_ == 0 && controls_.empty() && reads_.empty(); }
+
+  // --- Counters, for tests and benchmarks.
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
@@ -166,7 +140,7 @@ class Pml {
   std::uint64_t pipelined_answers() const noexcept { return pipelined_answers_; }
 
  private:
-  // Polls of the peer's box before try_receive_boxed() gives up (a few
+  // Polls of the peer's box before try_receive_now() gives up (a few
   // microseconds: longer than a small message's round trip).
   static constexpr std::uint32_t kBoxedSpins = 1024;
 
@@ -189,6 +163,12 @@ class Pml {
     Request* head = nullptr;
     Request* tail = nullptr;
   };
+
+  // Waiting (below): the pause after a poll that found nothing, and the
+  // spin, yield and sleep of a long wait.
+  void pace(std::uint32_t polls) const noexcept { btl::between_polls(polls, wait_.pauses_between_polls); }
+  template <class Done>
+  void wait_long(Done& done) noexcept;
 
   // Send side (send_path.cpp): pushing our sends as ring space allows, and
   // the records their receivers answer with.
@@ -260,5 +240,35 @@ class Pml {
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_answers_ = 0;
 };
+
+template <class Done, class Watch>
+void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
+  for (std::uint32_t polls = 0; polls < kPollsBeforeLongWait; ++polls) {
+    if (done()) return;
+    if (!progress()) pace(polls);
+  }
+  if (done()) return;
+  watch.long_wait();
+  wait_long(done);
+  watch.long_wait_over();
+}
+
+template <class Done>
+void Pml::wait_long(Done& done) noexcept {
+  std::uint32_t idle = 0;
+  std::uint32_t yields = 0;
+  while (!done()) {
+    if (progress()) {
+      idle = yields = 0;
+    } else if (idle < wait_.spins_before_yield) {
+      pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
+    } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && owes_nothing()) {
+      transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
+      yields = wait_.yields_before_sleep;
+    } else {
+      ::sched_yield();
+    }
+  }
+}
 
 }  // namespace shmpi::pml

@@ -32,8 +32,12 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
   posted_.post(request);
 }
 
-bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
-                            Status& status) noexcept {
+// Watches the peer's fast box (btl/fast_box.hpp), where a message of one
+// small record arrives, for up to kBoxedSpins polls, and copies a matching
+// one straight out of it. A rank whose policy is not to spin (ranks
+// outnumber cores) does not watch: it would keep the sender off the core.
+bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
+                          Status& status) noexcept {
   const Envelope want = load_envelope(want_in);
   if (wait_.spins_before_yield == 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
       !reads_.empty() || unexpected_.find(want) != nullptr)
@@ -61,7 +65,7 @@ bool Pml::try_receive_boxed(std::uint32_t peer, const Envelope& want_in, void* b
     // unless it is offered once more: without that second offer 13-23% of
     // 0-byte receives fell back to the posted path (osu_latency, 0 bytes).
     if (channel.ready() || (spin % 16 == 15 && transport_.any_ready())) return channel.deliver_boxed_if(accept);
-    btl::between_polls(spin, wait_.pauses_between_polls);
+    pace(spin);
   }
   return false;
 }

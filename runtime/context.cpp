@@ -106,7 +106,7 @@ void Context::probe_single_copy() noexcept {
 
 void Context::finalize() {
   // Buffered sends and sends the user freed must still reach their peers.
-  wait_until([this] { return pml_.can_sleep() && !requests_.orphan_sends_pending(); },
+  wait_until([this] { return pml_.owes_nothing() && !requests_.orphan_sends_pending(); },
              BlockedCall{"MPI_Finalize", -2, -1, 0, 0});
   barrier(*this, *communicator(MPI_COMM_WORLD));
   status_.finalized();
