@@ -35,15 +35,19 @@
 
 namespace shmpi::pml {
 
+// Message sizes that pick a protocol (pml/protocol.hpp). No defaults: the
+// runtime fills every field from its Config (the tunables), a test says
+// what it wants.
 struct ProtocolLimits {
-  std::size_t eager_limit = 4096;       // largest single-record message
-  std::size_t max_fragment = 16384;     // largest fragment payload
-  std::size_t rndv_threshold = 16384;   // smallest rendezvous message
-  std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
-  bool choose_route = false;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
+  std::size_t eager_limit;      // largest single-record message
+  std::size_t max_fragment;     // largest fragment payload
+  std::size_t rndv_threshold;   // smallest rendezvous message
+  std::size_t split_threshold;  // smallest single copy shared with the sender (0: never)
+  bool choose_route;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
   // Rendezvous-sized messages below this are pipelined instead when they
-  // answer the peer with nothing else of ours in flight to it (0: never).
-  std::size_t pingpong_limit = 0;
+  // reply to the peer's last message with nothing else of ours in flight
+  // to it (0: never).
+  std::size_t reply_pipeline_limit;
 };
 
 // What a probe learns about a pending message.
@@ -136,8 +140,8 @@ class Pml {
   std::uint64_t reads_batched() const noexcept { return reads_batched_; }
   // Epochs of rendezvous messages timed and told to the RouteChooser.
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
-  // Rendezvous-sized sends pipelined as ping-pong answers (pingpong_limit).
-  std::uint64_t pipelined_answers() const noexcept { return pipelined_answers_; }
+  // Rendezvous-sized sends pipelined as replies (reply_pipeline_limit).
+  std::uint64_t pipelined_replies() const noexcept { return pipelined_replies_; }
 
  private:
   // Polls of the peer's box before try_receive_now() gives up (a few
@@ -230,7 +234,7 @@ class Pml {
   // our messages, and a Cts of ours would wait behind them.
   std::vector<std::uint32_t> rndv_offers_out_;
   // By world rank: 1 once we started a send to it (start_send()), 0 again
-  // when a record from it is delivered. A send that finds 0 answers the peer.
+  // when a record from it is delivered. A send that finds 0 replies to the peer.
   std::vector<std::uint8_t> sent_since_heard_;
 
   // Counters (see the accessors above).
@@ -238,7 +242,7 @@ class Pml {
   std::array<std::uint64_t, 2> routes_taken_{};
   std::uint64_t reads_batched_ = 0;
   std::uint64_t epochs_recorded_ = 0;
-  std::uint64_t pipelined_answers_ = 0;
+  std::uint64_t pipelined_replies_ = 0;
 };
 
 template <class Done, class Watch>

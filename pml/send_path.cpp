@@ -58,13 +58,13 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   request.mode = mode;
   request.started = false;
   request.pushed = false;
-  // A ping-pong: a single copy read alone, never batched with others
-  // (SingleCopy::read_pieces), costs more than the two copies through the
-  // ring below pingpong_limit (measured in tunables.hpp).
-  request.pipelined_answer = bytes >= limits_.rndv_threshold && bytes < limits_.pingpong_limit &&
-                             sent_since_heard_[dest] == 0 && send_queues_[dest].head == nullptr &&
-                             rndv_offers_out_[dest] == 0;
-  if (request.pipelined_answer) ++pipelined_answers_;
+  // A reply (a ping-pong): a single copy read alone, never batched with
+  // others (SingleCopy::read_pieces), costs more than the two copies through
+  // the ring below reply_pipeline_limit (measured in tunables.hpp).
+  request.pipelined_reply = bytes >= limits_.rndv_threshold && bytes < limits_.reply_pipeline_limit &&
+                            sent_since_heard_[dest] == 0 && send_queues_[dest].head == nullptr &&
+                            rndv_offers_out_[dest] == 0;
+  if (request.pipelined_reply) ++pipelined_replies_;
   sent_since_heard_[dest] = 1;
   // A synchronous eager or pipelined send waits for the receiver's Ack; a
   // rendezvous send always waits for the receiver (Fin or Cts).
@@ -103,7 +103,7 @@ void Pml::enqueue(Request& request) noexcept {
 bool Pml::push(Request& request) noexcept {
   btl::ChannelWriter& channel = transport_.writer(request.dest);
   if (request.peer_cookie != 0) return push_fragments(request, channel, RecordKind::RndvFrag, RecordKind::RndvFrag);
-  if (!request.started && request.length >= limits_.rndv_threshold && !request.pipelined_answer)
+  if (!request.started && request.length >= limits_.rndv_threshold && !request.pipelined_reply)
     return push_rts(request, channel);
   if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, channel);
   return push_fragments(request, channel, RecordKind::FragFirst, RecordKind::Frag);

@@ -64,6 +64,19 @@ btl::Limits transport_limits(const Config& config, const KvStore& store) {
                      btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}};
 }
 
+// Every field named: a field added to ProtocolLimits and missed here fails
+// the build (-Wmissing-field-initializers).
+pml::ProtocolLimits protocol_limits(const Config& config) noexcept {
+  return pml::ProtocolLimits{
+      .eager_limit = config.eager_limit,
+      .max_fragment = config.max_fragment,
+      .rndv_threshold = config.rndv_threshold,
+      .split_threshold = config.split_threshold,
+      .choose_route = config.choose_route,
+      .reply_pipeline_limit = config.pingpong_limit,
+  };
+}
+
 }  // namespace
 
 Context::Context(std::unique_ptr<KvStore> store)
@@ -71,9 +84,7 @@ Context::Context(std::unique_ptr<KvStore> store)
       store_(std::move(store)),
       transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
-      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
-                                               config_.split_threshold, config_.choose_route,
-                                               config_.pingpong_limit},
+      pml_(transport_, protocol_limits(config_),
            wait_policy_for(config_, ranks_outnumber_cores(*store_),
                            config_.poll_gap_ns != 0 ? btl::measure_pause_ns() : 0.0),
            &single_copy_),

@@ -35,7 +35,7 @@ TEST(PmlFastPath, EagerSendLeavesAtOnceAndArrivesIntact) {
 
 TEST(PmlFastPath, SendTakesTheUsualPathWhenNotOneEagerRecordOrBehindAQueuedOne) {
   // A 4 KiB ring holds three 1000-byte eager records; the fourth waits.
-  TwoRanks job(ProtocolLimits{1024, 1024, 2048}, 4096);
+  TwoRanks job(limits_of(1024, 1024, 2048), 4096);
   std::vector<std::byte> big(1025), data(1000);
   EXPECT_FALSE(job.p0->try_send_eager_now(1, Envelope{kCtx, 0, 1}, big.data(), big.size()));  // over the eager limit
   Request sends[4];

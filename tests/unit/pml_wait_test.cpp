@@ -52,7 +52,7 @@ TEST(PmlWait, ALongWaitIsReportedOnceAndItsEndToo) {
 // millisecond at most each time) still ends when done() turns true.
 TEST(PmlWait, AWaitThatYieldsAndSleepsStillEnds) {
   btl::Transport t(0, 1, btl::Limits{});
-  Pml p(t, ProtocolLimits{}, WaitPolicy{0, 2, 1'000'000, 0});
+  Pml p(t, default_limits(), WaitPolicy{0, 2, 1'000'000, 0});
   CountingWatch watch;
   TrueAfter done{kPollsBeforeLongWait + 20};
   p.wait_until(done, watch);
