@@ -79,8 +79,8 @@ pml::ProtocolLimits protocol_limits(const Config& config) noexcept {
 
 }  // namespace
 
-Context::Context(std::unique_ptr<KvStore> store)
-    : config_(Config::from_environment()),
+Context::Context(const Config& config, std::unique_ptr<KvStore> store)
+    : config_(config),
       store_(std::move(store)),
       transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),

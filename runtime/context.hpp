@@ -27,9 +27,10 @@ namespace shmpi::runtime {
 
 class Context {
  public:
-  // Wires this process up with its launcher and peers. Throws ConfigError
-  // or WireUpError (one line for the user) or std::system_error.
-  explicit Context(std::unique_ptr<KvStore> store);
+  // Wires this rank up with its peers through `store`, with the tunables of
+  // `config` (MPI_Init parses them from the environment; tests build their
+  // own). Throws WireUpError (one line for the user) or std::system_error.
+  Context(const Config& config, std::unique_ptr<KvStore> store);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 

@@ -1,9 +1,10 @@
 // KvStore: how ranks find each other at start-up (DESIGN.md "Wire-up").
 //
 // Each rank put()s what its peers need, fence()s with data collection, then
-// get()s its peers' entries. PmixStore is the real one (PMIx client);
-// SingletonStore serves a program started without a launcher; MemoryStore
-// lets unit tests wire ranks up as threads of one process.
+// get()s its peers' entries. PmixStore is the real one (PMIx client,
+// pmix_store.cpp); SingletonStore serves a program started without a
+// launcher (singleton_store.hpp); MemoryStore lets unit tests wire ranks up
+// as threads of one process (memory_store.hpp).
 #pragma once
 
 #include <cstdint>
