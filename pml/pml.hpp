@@ -4,9 +4,14 @@
 // Messages to one peer leave in the order their sends started (one send
 // queue per peer). Arriving messages are matched against the posted
 // receives; unmatched ones are kept as Unexpected records until a receive
-// or a matched probe claims them. Control records the receive side owes
-// (Ack, Cts, Fin) go out at once, or wait in a per-peer control queue when
-// the ring is full, so a handler never blocks.
+// or a matched probe takes them. Control records owed to a peer (Ack, Cts,
+// Fin, Split, SplitDone) go out at once, or wait in one queue while its
+// ring is full, so a record handler never blocks.
+//
+// Files: the contract below; pml.cpp (progress, cancel), send_path.cpp
+// (sends, receivers' replies, control records), receive_path.cpp
+// (matching, probes), rendezvous.cpp (the receiver's rendezvous and its
+// route), single_copy_reads.cpp; waiting is described in wait_loop.hpp.
 //
 // Single-threaded: the caller serialises every call (MPI_THREAD_SERIALIZED).
 #pragma once

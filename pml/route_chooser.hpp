@@ -21,9 +21,10 @@
 // split writes; split reads done early looked free).
 //
 // Only sizes from `first` (the rendezvous threshold) to twice that are
-// chosen for: from 256 KiB single copy was as fast or faster in both
-// placements (measured: osu_bw 256 KiB 39-41 GB/s by single copy, 37 by
-// streaming, even where the ranks share caches). The route in use is kept
+// chosen for: with the general default threshold of 128 KiB, from 256 KiB
+// single copy was as fast or faster in both placements (measured on EPYC:
+// osu_bw 256 KiB 39-41 GB/s by single copy, 37 by streaming, even where the
+// ranks share caches). The route in use is kept
 // and now and then the other is tried for as many epochs as it takes to
 // time kTryMessages messages (one osu_bw window; four ping-pongs). Both are
 // judged by their cheapest epoch of the last kWindow: a route's first

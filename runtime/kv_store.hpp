@@ -22,7 +22,7 @@ class KvStore {
 
   virtual std::uint32_t rank() const = 0;
   virtual std::uint32_t size() const = 0;
-  // Cores this rank may run on (0 = unknown) and ranks on this node.
+  // Ranks of the job on this node (all of them unless the launcher says).
   virtual std::uint32_t local_size() const { return size(); }
 
   virtual void put(std::string_view key, std::string_view value) = 0;
