@@ -1,5 +1,7 @@
 // between_polls(): what a loop that polls shared memory does after a poll
-// that found nothing.
+// that found nothing. (When a rank spins, yields or sleeps while it waits
+// for its peers is decided in one place, the pml's wait loop:
+// pml/wait_loop.hpp. This is only how one empty poll is paced.)
 //
 // With `pauses` 0, early in a wait, an lfence: the next poll's loads wait
 // for this poll's, so the poller has one load in flight on the line its peer

@@ -4,9 +4,14 @@
 // Messages to one peer leave in the order their sends started (one send
 // queue per peer). Arriving messages are matched against the posted
 // receives; unmatched ones are kept as Unexpected records until a receive
-// or a matched probe claims them. Control records the receive side owes
-// (Ack, Cts, Fin) go out at once, or wait in a per-peer control queue when
-// the ring is full, so a handler never blocks.
+// or a matched probe takes them. Control records owed to a peer (Ack, Cts,
+// Fin, Split, SplitDone) go out at once, or wait in one queue while its
+// ring is full, so a record handler never blocks.
+//
+// Files: the contract below; pml.cpp (progress, cancel), send_path.cpp
+// (sends, receivers' replies, control records), receive_path.cpp
+// (matching, probes), rendezvous.cpp (the receiver's rendezvous and its
+// route), single_copy_reads.cpp; waiting is described in wait_loop.hpp.
 //
 // Single-threaded: the caller serialises every call (MPI_THREAD_SERIALIZED).
 #pragma once
@@ -24,37 +29,30 @@
 #include "btl/between_polls.hpp"
 #include "btl/single_copy.hpp"
 #include "btl/transport.hpp"
+#include "pml/control_record.hpp"
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
+#include "pml/read_batch.hpp"
 #include "pml/request.hpp"
 #include "pml/route_chooser.hpp"
 #include "pml/unexpected_store.hpp"
+#include "pml/wait_loop.hpp"
 
 namespace shmpi::pml {
 
+// Message sizes that pick a protocol (pml/protocol.hpp). No defaults: the
+// runtime fills every field from its Config (the tunables), a test says
+// what it wants.
 struct ProtocolLimits {
-  std::size_t eager_limit = 4096;       // largest single-record message
-  std::size_t max_fragment = 16384;     // largest fragment payload
-  std::size_t rndv_threshold = 16384;   // smallest rendezvous message
-  std::size_t split_threshold = 0;      // smallest single copy shared with the sender (0: never)
-  bool choose_route = false;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
+  std::size_t eager_limit;      // largest single-record message
+  std::size_t max_fragment;     // largest fragment payload
+  std::size_t rndv_threshold;   // smallest rendezvous message
+  std::size_t split_threshold;  // smallest single copy shared with the sender (0: never)
+  bool choose_route;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
   // Rendezvous-sized messages below this are pipelined instead when they
-  // answer the peer with nothing else of ours in flight to it (0: never).
-  std::size_t pingpong_limit = 0;
-};
-
-struct WaitPolicy {
-  // Failed progress rounds before a waiting rank starts yielding its core
-  // after each further failed round; 0 yields at once (oversubscribed
-  // jobs), UINT32_MAX never yields.
-  std::uint32_t spins_before_yield = 1u << 14;
-  // Yields without progress before the rank sleeps on its doorbell until a
-  // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
-  std::uint32_t yields_before_sleep = 0;
-  long sleep_ns = 1'000'000;
-  // Pause instructions after each poll that found nothing (0: an lfence);
-  // see btl::between_polls().
-  std::uint32_t pauses_between_polls = 0;
+  // reply to the peer's last message with nothing else of ours in flight
+  // to it (0: never).
+  std::size_t reply_pipeline_limit;
 };
 
 // What a probe learns about a pending message.
@@ -70,85 +68,72 @@ class Pml {
   Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
       btl::SingleCopy* single_copy = nullptr);
 
+  // --- Sends and receives. A request must stay put until it completes;
+  // every call below returns at once (only wait_until() waits).
+
   // Starts sending `bytes` from `buffer` to world rank `dest`. The request
   // completes when the buffer may be reused (and, in synchronous mode, once
   // the receiver matched it). `envelope.source` is our communicator rank.
   void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                   std::size_t bytes, SendMode mode = SendMode::Standard);
-
-  // How this rank waits (the policy it was built with).
-  const WaitPolicy& wait_policy() const noexcept { return wait_; }
-
   // Starts a receive of at most `capacity` bytes matching `want`.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
-
-  // Fast paths of the blocking calls: a small ping-pong's critical path
-  // without a request in the send queue, a posted receive, or a round of
-  // progress over every peer. (osu_latency_floor, 0 bytes, placement with a
-  // 0.065 us hand-off: 1.43x the floor without them, 1.17x with them.)
-  //
-  // Sends a standard-mode message of one eager record now if nothing of
-  // ours to `dest` is queued and the channel has room. True if sent (the
-  // buffer may be reused); false: the caller start_send()s.
-  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                          std::size_t bytes) noexcept;
-  // Receives from world rank `peer` (want.source: its rank in the
-  // communicator) by watching the peer's fast box for a while, if no other
-  // receive is posted, nothing of ours waits to be sent, and no message that
-  // arrived earlier matches: takes a matching eager record that fits
-  // `capacity` straight out of the box, with no request. True if received
-  // so, with the message's source, tag and length in `status` (only those:
-  // the rest of a Status means nothing here); false once anything else
-  // arrives or nothing does for a while (the caller then start_recv()s and
-  // waits).
-  bool try_receive_boxed(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
-                         Status& status) noexcept;
-
-  // Polls every inbound ring and pushes queued records. True if anything moved.
-  bool progress() noexcept;
-
-  // Progresses until done() is true, yielding the core after a while
-  // without progress when the wait policy says so.
-  template <class Done>
-  void wait_until(Done&& done) noexcept {
-    std::uint32_t idle = 0;
-    std::uint32_t yields = 0;
-    while (!done()) {
-      if (progress()) {
-        idle = yields = 0;
-      } else if (idle < wait_.spins_before_yield) {
-        // Spin: the answer is usually a fraction of a microsecond away.
-        btl::between_polls(idle++, wait_.pauses_between_polls);
-      } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && can_sleep()) {
-        transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
-        yields = wait_.yields_before_sleep;
-      } else {
-        ::sched_yield();
-      }
-    }
-  }
-
-  // Progresses until `request` completes.
-  void wait(Request& request) noexcept {
-    wait_until([&request] { return request.complete; });
-  }
-
-  // The earliest pending message matching `want`, if any (after one round
-  // of progress). The message stays pending.
-  bool probe(const Envelope& want, ProbeResult& result) noexcept;
-
-  // Matched probe: removes the earliest matching message from matching and
-  // returns it (nullptr if none), to be received by start_mrecv.
-  Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
-  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
 
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet. True if cancelled (the request is then complete).
   bool cancel(Request& request) noexcept;
 
-  // Nothing of ours waits for ring space, so only a peer's record can
-  // make progress possible: safe to sleep until one arrives.
-  bool can_sleep() const noexcept { return queued_sends_ == 0 && controls_.empty() && pending_reads_ == 0; }
+  // --- Fast paths of the blocking calls: a small ping-pong's critical path
+  // with no request queued or posted and no round of progress over every
+  // peer. Each does only what the calls above would have done the same
+  // way, and declines everything else.
+
+  // Sends a standard-mode message of one eager record now if nothing of
+  // ours to `dest` is queued and the channel has room. True if sent (the
+  // buffer may be reused); false: the caller start_send()s.
+  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                          std::size_t bytes) noexcept;
+  // Receives a small message from world rank `peer` (want.source: its rank
+  // in the communicator) into `buffer` now, without a request, if it can:
+  // nothing else of ours is pending (no receive posted, nothing waiting to
+  // be sent, no earlier message matching) and the peer's next record is a
+  // matching one-record message that fits `capacity`, or becomes one within
+  // a few microseconds. True if received, with the message's source, tag
+  // and length in `status` (only those); false once anything else arrives
+  // or nothing does (the caller then start_recv()s and waits).
+  bool try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
+                       Status& status) noexcept;
+
+  // --- Probes.
+
+  // The earliest pending message matching `want`, if any (after one round
+  // of progress). The message stays pending.
+  bool probe(const Envelope& want, ProbeResult& result) noexcept;
+  // Matched probe: removes the earliest matching message from matching and
+  // returns it (nullptr if none), to be received by start_mrecv.
+  Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
+  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
+
+  // --- Progress and waiting.
+
+  // One round: polls every inbound channel, delivers what arrived, pushes
+  // what waits to be sent. True if anything moved.
+  bool progress() noexcept;
+
+  // Runs rounds of progress until done() is true: the one loop a rank
+  // waits in (pml/wait_loop.hpp). Should the wait last, watch.long_wait()
+  // is called once and watch.long_wait_over() when it ends.
+  template <class Done, class Watch = Unwatched>
+  void wait_until(Done&& done, Watch&& watch = Watch{}) noexcept;
+  void wait(Request& request) noexcept {
+    wait_until([&request] { return request.complete; });
+  }
+
+  // Nothing of ours waits: every record we owe a peer is in its channel and
+  // no read is deferred. Only a peer's record can make progress now.
+  bool owes_nothing() const noexcept { return queued_sends_ == 0 && controls_.empty() && reads_.empty(); }
+
+  // --- Counters, for tests and benchmarks.
 
   std::size_t posted_count() const noexcept { return posted_.size(); }
   std::size_t unexpected_count() const noexcept { return unexpected_.size(); }
@@ -160,26 +145,20 @@ class Pml {
   std::uint64_t reads_batched() const noexcept { return reads_batched_; }
   // Epochs of rendezvous messages timed and told to the RouteChooser.
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
-  // Rendezvous-sized sends pipelined as ping-pong answers (pingpong_limit).
-  std::uint64_t pipelined_answers() const noexcept { return pipelined_answers_; }
+  // Rendezvous-sized sends pipelined as replies (reply_pipeline_limit).
+  std::uint64_t pipelined_replies() const noexcept { return pipelined_replies_; }
 
  private:
-  // Polls of the peer's box before try_receive_boxed() gives up (a few
+  // Polls of the peer's box before try_receive_now() gives up (a few
   // microseconds: longer than a small message's round trip).
   static constexpr std::uint32_t kBoxedSpins = 1024;
 
   // Single-copy reads of rendezvous messages below this size wait, up to
   // btl::SingleCopy::kMaxPieces from one peer, for the end of the round of
-  // progress and are then made in one system call (osu_bw 4 KiB streams
-  // one such read per message; batched, each cost half as much). 128 KiB
+  // progress and are then made in one system call (ReadBatch). 128 KiB
   // rather than 64: osu_bw 64 KiB 25.5 -> 29.7 GB/s, osu_bibw 42.7 -> 54.7
   // (4 interleaved runs); larger ones are split or cost far more than a call.
   static constexpr std::size_t kBatchedReadMax = 128 * 1024;
-  struct PendingRead {
-    Request* request = nullptr;
-    std::uint64_t address = 0;
-    std::size_t bytes = 0;
-  };
 
   // The pipelined message currently streaming in on one peer's ring.
   struct Incoming {
@@ -188,74 +167,58 @@ class Pml {
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
   };
-  // A busy period of one peer's rendezvous messages to us (see
-  // pml/route_chooser.hpp): from the start of one while none was in
-  // progress to the end of the last one.
-  struct RouteEpoch {
-    std::uint64_t started = 0;      // ticks() when it opened
-    std::uint64_t bytes = 0;        // moved by its messages so far
-    std::uint32_t in_flight = 0;
-    std::uint32_t messages = 0;
-    Route route = Route::SingleCopy;
-    bool clean = true;  // all its messages of chosen sizes, on its route, without a fallback
-  };
+  // Our sends to one peer that wait for ring space, oldest first.
   struct SendQueue {
     Request* head = nullptr;
     Request* tail = nullptr;
   };
-  // A control record owed to a peer: header fields and a small payload.
-  struct Control {
-    std::uint32_t peer = 0;
-    RecordKind kind = RecordKind::Fin;
-    std::uint8_t flags = 0;
-    std::uint64_t cookie = 0;    // the header's length field
-    std::uint8_t payload_bytes = 0;
-    std::byte payload[sizeof(SplitOffer)] = {};
 
-    template <class T>
-    static Control with(std::uint32_t peer, RecordKind kind, const T& body) noexcept {
-      static_assert(sizeof(T) <= sizeof(payload));
-      Control c{peer, kind};
-      c.payload_bytes = sizeof(T);
-      std::memcpy(c.payload, &body, sizeof(T));
-      return c;
-    }
-  };
+  // Waiting (below): the pause after a poll that found nothing, and the
+  // spin, yield and sleep of a long wait.
+  void pace(std::uint32_t polls) const noexcept { btl::between_polls(polls, wait_.pauses_between_polls); }
+  template <class Done>
+  void wait_long(Done& done) noexcept;
 
-  // Send side (send_path.cpp).
+  // Send side (send_path.cpp): pushing our sends as ring space allows, and
+  // the records their receivers answer with.
   void enqueue(Request& request) noexcept;
   bool push(Request& request) noexcept;
   bool push_eager(Request& request, btl::ChannelWriter& channel) noexcept;
   bool push_rts(Request& request, btl::ChannelWriter& channel) noexcept;
   bool push_fragments(Request& request, btl::ChannelWriter& channel, RecordKind first, RecordKind rest) noexcept;
   void push_queued(std::uint32_t peer) noexcept;
-  void send_control(const Control& control) noexcept;
-  bool try_control(const Control& control) noexcept;
+  void on_receiver_reply(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
+  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
+  // Control records we owe peers, sent at once or queued.
+  void send_control(const ControlRecord& control) noexcept;
+  bool try_control(const ControlRecord& control) noexcept;
   void flush_controls() noexcept;
+  void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
 
-  // Receive side (receive_path.cpp).
+  // Matching arriving records (receive_path.cpp).
   void on_record(std::uint32_t peer, std::span<const std::byte> body);
   void on_first(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload);
   void on_fragment(std::uint32_t peer, std::span<const std::byte> payload) noexcept;
-  void on_control(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload) noexcept;
-  void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
-  void claim(Request& request, Unexpected& message) noexcept;
+  void deliver_unexpected(Request& request, Unexpected& message) noexcept;
+
+  // Rendezvous, the receiver's side, and the route epochs (rendezvous.cpp).
   void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
                         bool peer_can_write) noexcept;
   void start_split(Request& request, std::size_t bytes) noexcept;
-  bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
-  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
-  void on_split_done(std::uint32_t peer, const MatchHeader& header) noexcept;
-  bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
-  void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
-  void flush_reads() noexcept;
+  void on_split_done(const MatchHeader& header) noexcept;
+  void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void finish_read(Request& request, bool done) noexcept;
   void finish_rendezvous(Request& request) noexcept;
   void stream_rendezvous(Request& request) noexcept;
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
-  void acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
+
+  // Single-copy reads (single_copy_reads.cpp).
+  bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
+  bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
+  void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
+  void flush_reads() noexcept;
 
   btl::Transport& transport_;
   ProtocolLimits limits_;
@@ -266,13 +229,9 @@ class Pml {
   UnexpectedQueue unexpected_;
   std::vector<Incoming> incoming_;      // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
-  std::vector<Control> controls_;       // control records waiting for ring space
-  std::array<PendingRead, btl::SingleCopy::kMaxPieces> reads_{};  // batched single-copy reads, all from
-  std::uint32_t pending_reads_ = 0;                                 // reads_peer_; flushed by progress()
-  std::uint32_t reads_peer_ = 0;
-  std::uint64_t reads_batched_ = 0;
-  std::uint32_t queued_sends_ = 0;
-  std::uint64_t split_parts_written_ = 0;
+  std::uint32_t queued_sends_ = 0;      // in all send_queues_
+  std::vector<ControlRecord> controls_;  // control records waiting for ring space
+  ReadBatch reads_;                      // made by progress()
   RouteChooser routes_;
   std::vector<RouteEpoch> epochs_;  // by world rank
   // By world rank: our rendezvous sends whose offer it has not answered
@@ -280,11 +239,45 @@ class Pml {
   // our messages, and a Cts of ours would wait behind them.
   std::vector<std::uint32_t> rndv_offers_out_;
   // By world rank: 1 once we started a send to it (start_send()), 0 again
-  // when a record from it is delivered. A send that finds 0 answers the peer.
+  // when a record from it is delivered. A send that finds 0 replies to the peer.
   std::vector<std::uint8_t> sent_since_heard_;
-  std::uint64_t pipelined_answers_ = 0;
+
+  // Counters (see the accessors above).
+  std::uint64_t split_parts_written_ = 0;
   std::array<std::uint64_t, 2> routes_taken_{};
+  std::uint64_t reads_batched_ = 0;
   std::uint64_t epochs_recorded_ = 0;
+  std::uint64_t pipelined_replies_ = 0;
 };
+
+template <class Done, class Watch>
+void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
+  for (std::uint32_t polls = 0; polls < kPollsBeforeLongWait; ++polls) {
+    if (done()) return;
+    if (!progress()) pace(polls);
+  }
+  if (done()) return;
+  watch.long_wait();
+  wait_long(done);
+  watch.long_wait_over();
+}
+
+template <class Done>
+void Pml::wait_long(Done& done) noexcept {
+  std::uint32_t idle = 0;
+  std::uint32_t yields = 0;
+  while (!done()) {
+    if (progress()) {
+      idle = yields = 0;
+    } else if (idle < wait_.spins_before_yield) {
+      pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
+    } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && owes_nothing()) {
+      transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
+      yields = wait_.yields_before_sleep;
+    } else {
+      ::sched_yield();
+    }
+  }
+}
 
 }  // namespace shmpi::pml

@@ -3,12 +3,12 @@
 // The btl carries records opaquely, in order per pair; records of up to
 // btl::kBoxBody (56) bytes (Eager of up to 44 bytes, 36 when synchronous;
 // Ack, Cts, Fin, Split, SplitDone) may travel in the pair's fast box instead
-// of the ring. The pml puts a
-// MatchHeader first.
-// Protocols, by message size (limits from the Config):
+// of the ring. The pml puts a MatchHeader first.
+// Protocols, by message size (ProtocolLimits, from the Config):
 // - eager: one Eager record, header + whole payload;
 // - pipelined: a FragFirst record, then Frag records on the same ring with
-//   nothing in between, until `length` bytes have arrived;
+//   nothing in between, until `length` bytes have arrived (also rendezvous
+//   sizes below reply_pipeline_limit, when the send replies to the peer);
 // - rendezvous: an Rts record; once matched the receiver either copies the
 //   payload straight out of the sender (single copy) and answers Fin, or
 //   answers Cts and the sender streams RndvFrag records addressed to the

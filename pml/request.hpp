@@ -65,7 +65,7 @@ struct Request : PostedRecv {
   bool started;          // the first record has been pushed
   bool pushed;           // every record we owe has been pushed
   bool awaiting_peer;    // send: an Ack or Fin is due; receive: a SplitDone is due
-  bool pipelined_answer; // send: a ping-pong's answer, pipelined even at rendezvous sizes
+  bool pipelined_reply;  // send: a reply to the peer, pipelined even at rendezvous sizes
   Envelope envelope;     // context, source (our rank in the communicator), tag
   Request* next_send;    // per-peer send queue link
 

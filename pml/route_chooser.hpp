@@ -21,9 +21,10 @@
 // split writes; split reads done early looked free).
 //
 // Only sizes from `first` (the rendezvous threshold) to twice that are
-// chosen for: from 256 KiB single copy was as fast or faster in both
-// placements (measured: osu_bw 256 KiB 39-41 GB/s by single copy, 37 by
-// streaming, even where the ranks share caches). The route in use is kept
+// chosen for: with the general default threshold of 128 KiB, from 256 KiB
+// single copy was as fast or faster in both placements (measured on EPYC:
+// osu_bw 256 KiB 39-41 GB/s by single copy, 37 by streaming, even where the
+// ranks share caches). The route in use is kept
 // and now and then the other is tried for as many epochs as it takes to
 // time kTryMessages messages (one osu_bw window; four ping-pongs). Both are
 // judged by their cheapest epoch of the last kWindow: a route's first
@@ -148,6 +149,17 @@ class RouteChooser {
   std::uint32_t in_use_messages_ = 0;  // timed on the route in use
   std::uint32_t next_try_ = 0;         // first epoch that may try the other route
   std::uint32_t gap_ = kFirstGap;
+};
+
+// An epoch in progress: one peer's rendezvous messages to us, from the start
+// of one while none was in progress to the end of the last one.
+struct RouteEpoch {
+  std::uint64_t started = 0;  // the clock when it opened (any clock, the one record() is told)
+  std::uint64_t bytes = 0;    // moved by its messages so far
+  std::uint32_t in_flight = 0;
+  std::uint32_t messages = 0;
+  Route route = Route::SingleCopy;
+  bool clean = true;  // all its messages of chosen sizes, on its route, without a fallback
 };
 
 }  // namespace shmpi::pml

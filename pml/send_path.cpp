@@ -1,15 +1,15 @@
-// Pml, send side: starting sends, pushing records as ring space allows,
-// and the control records the receive side owes its peers.
+// Pml, send side: starting sends, pushing their records as ring space
+// allows, what receivers answer them (Ack, Cts, Fin) and the sender's half
+// of a split copy; and the control records this rank owes its peers.
 #include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "pml/pml.hpp"
+#include "pml/request_ops.hpp"
 
 namespace shmpi::pml {
 namespace {
-
-std::uint64_t cookie_of(const Request& request) noexcept { return reinterpret_cast<std::uintptr_t>(&request); }
 
 // Writes the match prefix of a record from `envelope` in place at `out`,
 // the start of a reserved record. Building it on the stack and copying it
@@ -46,19 +46,6 @@ void finished_pushing(Request& request) noexcept {
 
 }  // namespace
 
-Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
-         btl::SingleCopy* single_copy)
-    : transport_(transport),
-      limits_(limits),
-      wait_(wait),
-      single_copy_(single_copy),
-      incoming_(transport.size()),
-      send_queues_(transport.size()),
-      routes_(limits.choose_route ? limits.rndv_threshold : 0),
-      epochs_(transport.size()),
-      rndv_offers_out_(transport.size()),
-      sent_since_heard_(transport.size(), 0) {}
-
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode) {
   request.kind = RequestKind::Send;
@@ -71,13 +58,13 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   request.mode = mode;
   request.started = false;
   request.pushed = false;
-  // A ping-pong: a single copy read alone, never batched with others
-  // (SingleCopy::read_pieces), costs more than the two copies through the
-  // ring below pingpong_limit (measured in tunables.hpp).
-  request.pipelined_answer = bytes >= limits_.rndv_threshold && bytes < limits_.pingpong_limit &&
-                             sent_since_heard_[dest] == 0 && send_queues_[dest].head == nullptr &&
-                             rndv_offers_out_[dest] == 0;
-  if (request.pipelined_answer) ++pipelined_answers_;
+  // A reply (a ping-pong): a single copy read alone, never batched with
+  // others (SingleCopy::read_pieces), costs more than the two copies through
+  // the ring below reply_pipeline_limit (measured in tunables.hpp).
+  request.pipelined_reply = bytes >= limits_.rndv_threshold && bytes < limits_.reply_pipeline_limit &&
+                            sent_since_heard_[dest] == 0 && send_queues_[dest].head == nullptr &&
+                            rndv_offers_out_[dest] == 0;
+  if (request.pipelined_reply) ++pipelined_replies_;
   sent_since_heard_[dest] = 1;
   // A synchronous eager or pipelined send waits for the receiver's Ack; a
   // rendezvous send always waits for the receiver (Fin or Cts).
@@ -116,7 +103,7 @@ void Pml::enqueue(Request& request) noexcept {
 bool Pml::push(Request& request) noexcept {
   btl::ChannelWriter& channel = transport_.writer(request.dest);
   if (request.peer_cookie != 0) return push_fragments(request, channel, RecordKind::RndvFrag, RecordKind::RndvFrag);
-  if (!request.started && request.length >= limits_.rndv_threshold && !request.pipelined_answer)
+  if (!request.started && request.length >= limits_.rndv_threshold && !request.pipelined_reply)
     return push_rts(request, channel);
   if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, channel);
   return push_fragments(request, channel, RecordKind::FragFirst, RecordKind::Frag);
@@ -186,7 +173,42 @@ void Pml::push_queued(std::uint32_t peer) noexcept {
   }
 }
 
-bool Pml::try_control(const Control& control) noexcept {
+// A receiver answers one of our sends: Cts (stream the rendezvous message
+// to it), or Ack / Fin (it has what it needs from the send).
+void Pml::on_receiver_reply(const MatchHeader& header, std::span<const std::byte> payload) noexcept {
+  if (header.kind == RecordKind::Cts) {
+    RendezvousReply reply;
+    std::memcpy(&reply, payload.data(), sizeof reply);
+    Request& request = request_of(reply.sender_cookie);
+    --rndv_offers_out_[request.dest];
+    request.awaiting_peer = false;
+    request.pushed = false;
+    request.peer_cookie = reply.receiver_cookie;
+    request.sent = 0;
+    enqueue(request);
+    return;
+  }
+  Request& request = request_of(header.length);
+  if (header.kind == RecordKind::Fin) --rndv_offers_out_[request.dest];
+  request.awaiting_peer = false;
+  if (request.pushed) request.complete = true;
+}
+
+// The sender's half of a split copy: write our part of the message into
+// the receiver's buffer, then tell it (the send completes on its Fin).
+void Pml::on_split(std::uint32_t peer, const SplitOffer& offer) noexcept {
+  Request& request = request_of(offer.sender_cookie);
+  const bool ok = single_copy_on() && single_copy_->write(transport_.peer_pid(peer), offer.address,
+                                                          request.send_buffer + offer.offset,
+                                                          offer.bytes) == btl::CopyResult::Done;
+  if (ok) ++split_parts_written_;
+  ControlRecord done{peer, RecordKind::SplitDone};
+  done.flags = ok ? 0 : kRefused;
+  done.cookie = offer.receiver_cookie;
+  send_control(done);
+}
+
+bool Pml::try_control(const ControlRecord& control) noexcept {
   btl::ChannelWriter& channel = transport_.writer(control.peer);
   std::byte* out = channel.try_reserve(kHeaderBytes + control.payload_bytes);
   if (out == nullptr) return false;
@@ -197,48 +219,19 @@ bool Pml::try_control(const Control& control) noexcept {
   return true;
 }
 
-void Pml::send_control(const Control& control) noexcept {
+void Pml::send_control(const ControlRecord& control) noexcept {
   if (controls_.empty() && try_control(control)) return;
   controls_.push_back(control);  // capacity is kept: no allocation once warm
 }
 
 void Pml::flush_controls() noexcept {
-  std::erase_if(controls_, [this](const Control& c) { return try_control(c); });
+  std::erase_if(controls_, [this](const ControlRecord& c) { return try_control(c); });
 }
 
-bool Pml::cancel(Request& request) noexcept {
-  if (request.complete) return false;
-  if (request.kind == RequestKind::Recv) {
-    if (!posted_.cancel(request)) return false;
-  } else {
-    if (request.started) return false;  // part of it has left: too late
-    SendQueue& queue = send_queues_[request.dest];
-    Request* before = nullptr;
-    Request* at = queue.head;
-    while (at != nullptr && at != &request) before = std::exchange(at, at->next_send);
-    if (at == nullptr) return false;
-    (before != nullptr ? before->next_send : queue.head) = request.next_send;
-    if (queue.tail == &request) queue.tail = before;
-    --queued_sends_;
-  }
-  request.status.cancelled = true;
-  request.complete = true;
-  return true;
-}
-
-bool Pml::progress() noexcept {
-  bool moved = transport_.poll([this](std::uint32_t peer, std::span<const std::byte> body) {
-                 on_record(peer, body);
-               }) != 0;
-  flush_reads();
-  if (!controls_.empty()) flush_controls();
-  if (queued_sends_ != 0) {
-    const std::uint32_t before = queued_sends_;
-    for (std::uint32_t peer = 0; peer < transport_.size(); ++peer)
-      if (send_queues_[peer].head != nullptr) push_queued(peer);
-    moved = moved || queued_sends_ != before;
-  }
-  return moved;
+void Pml::acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept {
+  ControlRecord ack{peer, RecordKind::Ack};
+  ack.cookie = cookie;
+  send_control(ack);
 }
 
 }  // namespace shmpi::pml

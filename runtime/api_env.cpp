@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <utility>
 
 #include "runtime/api.hpp"
 
@@ -41,7 +43,8 @@ int initialize(const char* call, int provided) {
   g_threads.provided = provided;
   g_threads.main_thread = ::pthread_self();
   try {
-    set_current_context(std::make_unique<Context>(connect_to_launcher()));
+    std::unique_ptr<KvStore> store = connect_to_launcher();
+    set_current_context(std::make_unique<Context>(Config::from_environment(), std::move(store)));
   } catch (const std::exception& e) {
     fatal_without_context(call, e.what());
   }

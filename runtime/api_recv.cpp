@@ -31,10 +31,10 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     return MPI_SUCCESS;
   }
   const Envelope want{t.comm->context, t.peer, t.tag};
-  shmpi::pml::Status boxed;
+  shmpi::pml::Status at_once;
   if (t.peer != MPI_ANY_SOURCE &&
-      context.pml().try_receive_boxed(t.comm->world_rank(t.peer), want, buf, t.bytes, boxed)) {
-    fill_status(status, boxed, MPI_SUCCESS);
+      context.pml().try_receive_now(t.comm->world_rank(t.peer), want, buf, t.bytes, at_once)) {
+    fill_status(status, at_once, MPI_SUCCESS);
     return MPI_SUCCESS;
   }
   shmpi::pml::Request request;

@@ -64,16 +64,27 @@ btl::Limits transport_limits(const Config& config, const KvStore& store) {
                      btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}};
 }
 
+// Every field named: a field added to ProtocolLimits and missed here fails
+// the build (-Wmissing-field-initializers).
+pml::ProtocolLimits protocol_limits(const Config& config) noexcept {
+  return pml::ProtocolLimits{
+      .eager_limit = config.eager_limit,
+      .max_fragment = config.max_fragment,
+      .rndv_threshold = config.rndv_threshold,
+      .split_threshold = config.split_threshold,
+      .choose_route = config.choose_route,
+      .reply_pipeline_limit = config.reply_pipeline_limit,
+  };
+}
+
 }  // namespace
 
-Context::Context(std::unique_ptr<KvStore> store)
-    : config_(Config::from_environment()),
+Context::Context(const Config& config, std::unique_ptr<KvStore> store)
+    : config_(config),
       store_(std::move(store)),
       transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
-      pml_(transport_, pml::ProtocolLimits{config_.eager_limit, config_.max_fragment, config_.rndv_threshold,
-                                               config_.split_threshold, config_.choose_route,
-                                               config_.reply_pipeline_limit},
+      pml_(transport_, protocol_limits(config_),
            wait_policy_for(config_, ranks_outnumber_cores(*store_),
                            config_.poll_gap_ns != 0 ? btl::measure_pause_ns() : 0.0),
            &single_copy_),
@@ -106,7 +117,7 @@ void Context::probe_single_copy() noexcept {
 
 void Context::finalize() {
   // Buffered sends and sends the user freed must still reach their peers.
-  wait_until([this] { return pml_.can_sleep() && !requests_.orphan_sends_pending(); },
+  wait_until([this] { return pml_.owes_nothing() && !requests_.orphan_sends_pending(); },
              BlockedCall{"MPI_Finalize", -2, -1, 0, 0});
   barrier(*this, *communicator(MPI_COMM_WORLD));
   status_.finalized();

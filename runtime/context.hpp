@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "btl/between_polls.hpp"
 #include "btl/transport.hpp"
 #include "mpi.h"
 #include "pml/pml.hpp"
@@ -28,9 +27,10 @@ namespace shmpi::runtime {
 
 class Context {
  public:
-  // Wires this process up with its launcher and peers. Throws ConfigError
-  // or WireUpError (one line for the user) or std::system_error.
-  explicit Context(std::unique_ptr<KvStore> store);
+  // Wires this rank up with its peers through `store`, with the tunables of
+  // `config` (MPI_Init parses them from the environment; tests build their
+  // own). Throws WireUpError (one line for the user) or std::system_error.
+  Context(const Config& config, std::unique_ptr<KvStore> store);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -63,19 +63,11 @@ class Context {
     wait_until([&request] { return request.complete; }, call);
   }
 
-  // Progresses until done(), with the status page saying what we wait for.
+  // Progresses until done() (Pml::wait_until), with the status page saying
+  // what we wait for should the wait last.
   template <class Done>
   void wait_until(Done&& done, const BlockedCall& call) noexcept {
-    // Most waits end within a few polls: only a wait that lasts gets
-    // written into the status page (the hang report is about long waits).
-    for (int i = 0; i < kPollsBeforeStatus; ++i) {
-      if (done()) return;
-      if (!pml_.progress()) btl::between_polls(static_cast<std::uint32_t>(i), pml_.wait_policy().pauses_between_polls);
-    }
-    if (done()) return;
-    status_.blocked(call, requests_.active());
-    pml_.wait_until(done);
-    status_.unblocked();
+    pml_.wait_until(done, LongWaitReport{status_, call, requests_});
   }
 
   // Completes outstanding sends, synchronises with every rank, and tells
@@ -83,7 +75,15 @@ class Context {
   void finalize();
 
  private:
-  static constexpr int kPollsBeforeStatus = 256;
+  // Writes what a long wait waits for into the status page (the hang report).
+  struct LongWaitReport {
+    StatusPage& page;
+    const BlockedCall& call;
+    const RequestTable& requests;
+    void long_wait() noexcept { page.blocked(call, requests.active()); }
+    void long_wait_over() noexcept { page.unblocked(); }
+  };
+
   void wire_up();
   void probe_single_copy() noexcept;
 

@@ -1,9 +1,10 @@
 // KvStore: how ranks find each other at start-up (DESIGN.md "Wire-up").
 //
 // Each rank put()s what its peers need, fence()s with data collection, then
-// get()s its peers' entries. PmixStore is the real one (PMIx client);
-// SingletonStore serves a program started without a launcher; MemoryStore
-// lets unit tests wire ranks up as threads of one process.
+// get()s its peers' entries. PmixStore is the real one (PMIx client,
+// pmix_store.cpp); SingletonStore serves a program started without a
+// launcher (singleton_store.hpp); MemoryStore lets unit tests wire ranks up
+// as threads of one process (memory_store.hpp).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ class KvStore {
 
   virtual std::uint32_t rank() const = 0;
   virtual std::uint32_t size() const = 0;
-  // Cores this rank may run on (0 = unknown) and ranks on this node.
+  // Ranks of the job on this node (all of them unless the launcher says).
   virtual std::uint32_t local_size() const { return size(); }
 
   virtual void put(std::string_view key, std::string_view value) = 0;

@@ -1,8 +1,9 @@
 // How a rank waits for its peers, from its Config: spin, yield or sleep, and
-// how it paces its polls (pml::WaitPolicy).
+// how it paces its polls (pml::WaitPolicy, followed by the pml's one wait
+// loop: pml/wait_loop.hpp).
 #pragma once
 
-#include "pml/pml.hpp"
+#include "pml/wait_loop.hpp"
 #include "runtime/config.hpp"
 
 namespace shmpi::runtime {

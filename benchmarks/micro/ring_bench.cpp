@@ -123,6 +123,15 @@ void BM_RingPingPong(benchmark::State& state) {
 }
 BENCHMARK(BM_RingPingPong)->UseRealTime();
 
+// The pml's limits in these benchmarks: 4 KiB eager records, 16 KiB
+// fragments and rendezvous threshold; no route choice, no pipelined replies.
+constexpr pml::ProtocolLimits kPmlLimits{.eager_limit = 4096,
+                                         .max_fragment = 16384,
+                                         .rndv_threshold = 16384,
+                                         .split_threshold = 0,
+                                         .choose_route = false,
+                                         .reply_pipeline_limit = 0};
+
 // The same round trip through two pmls (match, copy, complete on each side):
 // one_way_ns less the ring's is the pml's share of a small message's latency.
 // Rank 1 is a forked process, as in a job: two pmls in one process measured
@@ -153,7 +162,7 @@ void BM_PmlPingPong(benchmark::State& state) {
     pin_to_allowed_cpu(1);
     btl::Transport t1(1U, 2U, limits);
     wire(t1, 0, to_parent[1], to_child[0]);
-    pml::Pml p1(t1, pml::ProtocolLimits{}, pml::WaitPolicy{});
+    pml::Pml p1(t1, kPmlLimits, pml::WaitPolicy{});
     std::array<std::byte, 8> buf{};
     while (true) {
       pml::Request recv, send;
@@ -169,7 +178,7 @@ void BM_PmlPingPong(benchmark::State& state) {
   {
     btl::Transport t0(0U, 2U, limits);
     wire(t0, 1, to_child[1], to_parent[0]);
-    pml::Pml p0(t0, pml::ProtocolLimits{}, pml::WaitPolicy{});
+    pml::Pml p0(t0, kPmlLimits, pml::WaitPolicy{});
     std::array<std::byte, 8> out{}, in{};
     for (auto _ : state) {
       pml::Request recv, send;
@@ -203,7 +212,7 @@ void BM_PmlEagerSendRecv(benchmark::State& state) {
   btl::Transport t0(0, 2, btl::Limits{}), t1(1, 2, btl::Limits{});
   t0.connect(1, t1.address());
   t1.connect(0, t0.address());
-  pml::Pml p0(t0, pml::ProtocolLimits{}, pml::WaitPolicy{}), p1(t1, pml::ProtocolLimits{}, pml::WaitPolicy{});
+  pml::Pml p0(t0, kPmlLimits, pml::WaitPolicy{}), p1(t1, kPmlLimits, pml::WaitPolicy{});
   std::vector<std::byte> out(static_cast<std::size_t>(state.range(0))), in(out.size());
   for (auto _ : state) {
     pml::Request recv, send;

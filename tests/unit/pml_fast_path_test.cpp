@@ -1,5 +1,5 @@
 // The blocking calls' fast paths (Pml::try_send_eager_now and
-// Pml::try_receive_boxed): they take only what the usual path would have
+// Pml::try_receive_now): they take only what the usual path would have
 // done the same way, and leave everything else to it, in order.
 #include <gtest/gtest.h>
 
@@ -35,7 +35,7 @@ TEST(PmlFastPath, EagerSendLeavesAtOnceAndArrivesIntact) {
 
 TEST(PmlFastPath, SendTakesTheUsualPathWhenNotOneEagerRecordOrBehindAQueuedOne) {
   // A 4 KiB ring holds three 1000-byte eager records; the fourth waits.
-  TwoRanks job(ProtocolLimits{1024, 1024, 2048}, 4096);
+  TwoRanks job(limits_of(1024, 1024, 2048), 4096);
   std::vector<std::byte> big(1025), data(1000);
   EXPECT_FALSE(job.p0->try_send_eager_now(1, Envelope{kCtx, 0, 1}, big.data(), big.size()));  // over the eager limit
   Request sends[4];
@@ -48,42 +48,42 @@ TEST(PmlFastPath, SendTakesTheUsualPathWhenNotOneEagerRecordOrBehindAQueuedOne) 
   EXPECT_FALSE(job.p0->try_send_eager_now(1, Envelope{kCtx, 0, 1}, &value, sizeof value));
 }
 
-TEST(PmlFastPath, BoxedReceiveTakesTheMatchingRecord) {
+TEST(PmlFastPath, ReceiveNowTakesTheMatchingRecord) {
   TwoRanks job;
   auto data = pattern(40, 9);
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, data.data(), data.size());
   std::vector<std::byte> got(64);
-  Status boxed;
-  ASSERT_TRUE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, kAnyTag}, got.data(), got.size(), boxed));
+  Status status;
+  ASSERT_TRUE(job.p1->try_receive_now(0, Envelope{kCtx, 0, kAnyTag}, got.data(), got.size(), status));
   EXPECT_TRUE(std::equal(data.begin(), data.end(), got.begin()));
-  EXPECT_EQ(boxed.source, 0);
-  EXPECT_EQ(boxed.tag, 6);
-  EXPECT_EQ(boxed.bytes, 40u);
+  EXPECT_EQ(status.source, 0);
+  EXPECT_EQ(status.tag, 6);
+  EXPECT_EQ(status.bytes, 40u);
   EXPECT_EQ(job.p1->posted_count(), 0u);
   EXPECT_EQ(job.p1->unexpected_count(), 0u);
   // The reply goes over the delivered record, and back the same way.
   int reply = 11, back = 0;
   ASSERT_TRUE(job.p1->try_send_eager_now(0, Envelope{kCtx, 1, 6}, &reply, sizeof reply));
-  ASSERT_TRUE(job.p0->try_receive_boxed(1, Envelope{kCtx, 1, 6}, &back, sizeof back, boxed));
+  ASSERT_TRUE(job.p0->try_receive_now(1, Envelope{kCtx, 1, 6}, &back, sizeof back, status));
   EXPECT_EQ(back, 11);
 }
 
-TEST(PmlFastPath, BoxedReceiveLeavesARecordOfAnotherTagToMatching) {
+TEST(PmlFastPath, ReceiveNowLeavesARecordOfAnotherTagToMatching) {
   TwoRanks job;
   int seven = 7, got = 0;
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 7}, &seven, sizeof seven);
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 8}, &got, sizeof got, boxed));
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx + 2, 0, 7}, &got, sizeof got, boxed));  // another communicator
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 8}, &got, sizeof got, status));
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx + 2, 0, 7}, &got, sizeof got, status));  // another communicator
   EXPECT_EQ(got, 0);
   Request recv;
   receive(job, recv, 7, &got, sizeof got);
   EXPECT_EQ(got, 7);
 }
 
-TEST(PmlFastPath, BoxedReceiveNeverPassesAnEarlierMatch) {
+TEST(PmlFastPath, ReceiveNowNeverPassesAnEarlierMatch) {
   TwoRanks job;
   int first = 1, second = 2, got = 0;
   Request s1, s2;
@@ -92,29 +92,29 @@ TEST(PmlFastPath, BoxedReceiveNeverPassesAnEarlierMatch) {
   job.p1->progress();  // an idle poll hands the box back
   job.p0->start_send(s2, 1, Envelope{kCtx, 0, 3}, &second, sizeof second);
   Request r;
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 3}, &got, sizeof got, status));
   receive(job, r, 3, &got, sizeof got);
   EXPECT_EQ(got, 1);
-  EXPECT_TRUE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
+  EXPECT_TRUE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 3}, &got, sizeof got, status));
   EXPECT_EQ(got, 2);
 }
 
-TEST(PmlFastPath, BoxedReceiveWaitsForNothingWhileAnotherReceiveIsPosted) {
+TEST(PmlFastPath, ReceiveNowWaitsForNothingWhileAnotherReceiveIsPosted) {
   TwoRanks job;
   int value = 4, posted_got = 0, got = 0;
   Request posted;
   job.p1->start_recv(posted, Envelope{kCtx, kAnySource, 3}, &posted_got, sizeof posted_got);
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 3}, &value, sizeof value);
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 3}, &got, sizeof got, boxed));
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 3}, &got, sizeof got, status));
   job.run({&posted});
   EXPECT_EQ(posted_got, 4);  // the earlier posted receive matched it
   EXPECT_EQ(got, 0);
 }
 
-TEST(PmlFastPath, BoxedReceiveLeavesRingRecordsFirst) {
+TEST(PmlFastPath, ReceiveNowLeavesRingRecordsFirst) {
   TwoRanks job;
   auto big = pattern(1000, 4);  // through the ring
   int small = 9;
@@ -122,8 +122,8 @@ TEST(PmlFastPath, BoxedReceiveLeavesRingRecordsFirst) {
   job.p0->start_send(s1, 1, Envelope{kCtx, 0, 1}, big.data(), big.size());
   job.p0->start_send(s2, 1, Envelope{kCtx, 0, 2}, &small, sizeof small);  // through the box, after it
   int got = 0;
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 2}, &got, sizeof got, boxed));
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 2}, &got, sizeof got, status));
   EXPECT_EQ(got, 0);
   std::vector<std::byte> got_big(1000);
   Request r1, r2;
@@ -140,8 +140,8 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
   Request ssend;
   job.p0->start_send(ssend, 1, Envelope{kCtx, 0, 5}, &value, sizeof value, SendMode::Synchronous);
   Request r;
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 5}, got, sizeof got, boxed));
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 5}, got, sizeof got, status));
   receive(job, r, 5, got, sizeof got);
   job.run({&ssend});  // the usual path acknowledged the match
   EXPECT_EQ(got[0], 3);
@@ -152,17 +152,17 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
   Request send;
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, data.data(), data.size());
   Request t;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 6}, small.data(), small.size(), boxed));
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 6}, small.data(), small.size(), status));
   receive(job, t, 6, small.data(), small.size());
   EXPECT_EQ(t.status.result, Completion::Truncated);
   EXPECT_EQ(t.status.sent_bytes, 40u);
 }
 
-TEST(PmlFastPath, BoxedReceiveGivesUpWhenNothingComes) {
+TEST(PmlFastPath, ReceiveNowGivesUpWhenNothingComes) {
   TwoRanks job;
   int got = 0;
-  Status boxed;
-  EXPECT_FALSE(job.p1->try_receive_boxed(0, Envelope{kCtx, 0, 1}, &got, sizeof got, boxed));
+  Status status;
+  EXPECT_FALSE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 1}, &got, sizeof got, status));
   EXPECT_EQ(job.p1->posted_count(), 0u);
 }
 

@@ -14,11 +14,25 @@ namespace shmpi::pml::test_job {
 
 constexpr std::uint32_t kCtx = 0;
 
+// Limits said explicitly: eager, fragment, rendezvous and split sizes; the
+// route fixed to single copy and no pipelined replies unless a test sets them.
+inline ProtocolLimits limits_of(std::size_t eager, std::size_t fragment, std::size_t rndv, std::size_t split = 0) {
+  return ProtocolLimits{.eager_limit = eager,
+                        .max_fragment = fragment,
+                        .rndv_threshold = rndv,
+                        .split_threshold = split,
+                        .choose_route = false,
+                        .reply_pipeline_limit = 0};
+}
+
+// The limits a test job has unless it says otherwise.
+inline ProtocolLimits default_limits() { return limits_of(4096, 16384, 16384); }
+
 // How rendezvous payloads move in a test job.
 enum class Copy { Streamed, Cma, CmaRefused };
 
 struct TwoRanks {
-  explicit TwoRanks(ProtocolLimits limits = {}, std::size_t ring = 64 * 1024, Copy copy = Copy::Streamed)
+  explicit TwoRanks(ProtocolLimits limits = default_limits(), std::size_t ring = 64 * 1024, Copy copy = Copy::Streamed)
       : t0(0, 2, btl::Limits{ring}),
         t1(1, 2, btl::Limits{ring}),
         c0(copy != Copy::Streamed, copy == Copy::CmaRefused),

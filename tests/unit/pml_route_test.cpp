@@ -16,7 +16,7 @@ using namespace shmpi::pml::test_job;
 constexpr std::size_t kRndv = 128 * 1024;
 
 ProtocolLimits choosing() {
-  ProtocolLimits limits{4096, 16384, kRndv, kRndv};
+  ProtocolLimits limits = limits_of(4096, 16384, kRndv, kRndv);
   limits.choose_route = true;
   return limits;
 }
@@ -44,9 +44,9 @@ void send_window(TwoRanks& job, const std::vector<std::size_t>& sizes, unsigned 
   for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(got[i], data[i]) << "message " << i;
 }
 
-ProtocolLimits pingpong(std::size_t limit) {
-  ProtocolLimits limits{2048, 16384, 4096, kRndv};
-  limits.pingpong_limit = limit;
+ProtocolLimits replies_pipelined_below(std::size_t limit) {
+  ProtocolLimits limits = limits_of(2048, 16384, 4096, kRndv);
+  limits.reply_pipeline_limit = limit;
   return limits;
 }
 
@@ -62,36 +62,36 @@ void send_one(TwoRanks& job, Pml& from, Pml& to, std::size_t bytes, unsigned see
   EXPECT_EQ(got, data) << bytes << " bytes";
 }
 
-// Rendezvous-sized answers below pingpong_limit go through the ring; at the
+// Rendezvous-sized replies below reply_pipeline_limit go through the ring; at the
 // limit, and without a limit, by rendezvous (read by single copy).
-TEST(PmlRoute, PingPongAnswersBelowTheLimitArePipelined) {
-  TwoRanks job(pingpong(5632), 64 * 1024, Copy::Cma);
+TEST(PmlRoute, RepliesBelowTheLimitArePipelined) {
+  TwoRanks job(replies_pipelined_below(5632), 64 * 1024, Copy::Cma);
   send_one(job, *job.p0, *job.p1, 4096, 1);
   send_one(job, *job.p1, *job.p0, 5631, 2);
   send_one(job, *job.p0, *job.p1, 5000, 3);
-  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
-  EXPECT_EQ(job.p1->pipelined_answers(), 1U);
+  EXPECT_EQ(job.p0->pipelined_replies(), 2U);
+  EXPECT_EQ(job.p1->pipelined_replies(), 1U);
   send_one(job, *job.p1, *job.p0, 5632, 4);  // not below the limit
   send_one(job, *job.p0, *job.p1, 4095, 5);  // below the rendezvous threshold: pipelined anyway
-  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
-  EXPECT_EQ(job.p1->pipelined_answers(), 1U);
-  TwoRanks never(pingpong(0), 64 * 1024, Copy::Cma);
+  EXPECT_EQ(job.p0->pipelined_replies(), 2U);
+  EXPECT_EQ(job.p1->pipelined_replies(), 1U);
+  TwoRanks never(replies_pipelined_below(0), 64 * 1024, Copy::Cma);
   send_one(never, *never.p0, *never.p1, 4096, 6);
   send_one(never, *never.p1, *never.p0, 4096, 7);
-  EXPECT_EQ(never.p0->pipelined_answers() + never.p1->pipelined_answers(), 0U);
+  EXPECT_EQ(never.p0->pipelined_replies() + never.p1->pipelined_replies(), 0U);
 }
 
-// A window: only its first message answers the peer; the rest go by
+// A window: only its first message replies to the peer; the rest go by
 // rendezvous and are read in batches.
 TEST(PmlRoute, AWindowAfterItsFirstMessageGoesByRendezvous) {
-  TwoRanks job(pingpong(5632), 64 * 1024, Copy::Cma);
+  TwoRanks job(replies_pipelined_below(5632), 64 * 1024, Copy::Cma);
   send_window(job, std::vector<std::size_t>(16, 4096), 11);
-  EXPECT_EQ(job.p0->pipelined_answers(), 1U);
+  EXPECT_EQ(job.p0->pipelined_replies(), 1U);
   EXPECT_GE(job.p1->reads_batched(), 2U);
-  // A message back from the peer makes our next send an answer again.
+  // A message back from the peer makes our next send a reply again.
   send_one(job, *job.p1, *job.p0, 64, 12);
   send_window(job, std::vector<std::size_t>(4, 5000), 13);
-  EXPECT_EQ(job.p0->pipelined_answers(), 2U);
+  EXPECT_EQ(job.p0->pipelined_replies(), 2U);
 }
 
 TEST(PmlRoute, EachLoneMessageIsAnEpochAndBothRoutesDeliverExactly) {
@@ -125,7 +125,7 @@ TEST(PmlRoute, AnEpochMixingSizesIsNotTimed) {
 // Small rendezvous messages of a window with receives posted are read in
 // batches (several in one system call), byte-exact; refused, they stream.
 TEST(PmlRoute, SmallRendezvousReadsOfAWindowAreBatched) {
-  ProtocolLimits limits{2048, 16384, 4096, kRndv};
+  ProtocolLimits limits = limits_of(2048, 16384, 4096, kRndv);
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < 40; ++i) sizes.push_back(4096 + i * 1531);  // 4 KiB to 64 KiB
   TwoRanks job(limits, 64 * 1024, Copy::Cma);

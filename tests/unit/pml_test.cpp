@@ -95,7 +95,7 @@ class PmlSizes : public ::testing::TestWithParam<SizeCase> {};
 
 TEST_P(PmlSizes, LargeMessagesCrossBothWaysAtOnce) {
   const auto [n, copy] = GetParam();
-  TwoRanks job(ProtocolLimits{4096, 16384, 16384, 65536}, 64 * 1024, copy);  // split from 64 KiB
+  TwoRanks job(limits_of(4096, 16384, 16384, 65536), 64 * 1024, copy);  // split from 64 KiB
   auto a = pattern(n, 4), b = pattern(n, 5);
   std::vector<std::byte> got_a(n), got_b(n);
   Request s0, s1, r0, r1;
@@ -115,7 +115,7 @@ TEST_P(PmlSizes, LargeMessagesCrossBothWaysAtOnce) {
 
 TEST_P(PmlSizes, ReceivePostedMidStreamTakesTheRest) {
   const auto [n, copy] = GetParam();
-  TwoRanks job(ProtocolLimits{4096, 16384, 16384, 65536}, 64 * 1024, copy);
+  TwoRanks job(limits_of(4096, 16384, 16384, 65536), 64 * 1024, copy);
   auto data = pattern(n, 6);
   std::vector<std::byte> got(n);
   Request send, recv;
@@ -128,7 +128,7 @@ TEST_P(PmlSizes, ReceivePostedMidStreamTakesTheRest) {
 
 TEST_P(PmlSizes, TruncatedReceiveKeepsThePrefix) {
   const auto [n, copy] = GetParam();
-  TwoRanks job(ProtocolLimits{}, 64 * 1024, copy);
+  TwoRanks job(default_limits(), 64 * 1024, copy);
   auto data = pattern(n, 8);
   std::vector<std::byte> got(n / 2);
   Request send, recv;
@@ -163,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, PmlSizes, ::testing::ValuesIn(size_cases()), cas
 // osu_bibw splitting cost a quarter of the bandwidth); an idle one does.
 TEST(Pml, OnlyASenderWithoutPostedReceivesTakesPartOfTheCopy) {
   constexpr std::size_t n = 256 * 1024;
-  TwoRanks job(ProtocolLimits{4096, 16384, 16384, 65536}, 64 * 1024, Copy::Cma);
+  TwoRanks job(limits_of(4096, 16384, 16384, 65536), 64 * 1024, Copy::Cma);
   const auto data = pattern(n, 3);
   std::vector<std::byte> got(n);
   {
@@ -252,7 +252,7 @@ TEST(Pml, SmallMessagesPackIntoRingSlots) {
   };
   for (Case c : {Case{16, kRing / 32 - 1}, Case{17, (kRing - 16) / 48}, Case{32, (kRing - 16) / 48},
                  Case{33, kRing / 64 - 1}, Case{48, kRing / 64 - 1}}) {
-    TwoRanks job(ProtocolLimits{512, 1024, 16384, 65536}, kRing);
+    TwoRanks job(limits_of(512, 1024, 16384, 65536), kRing);
     std::vector<std::vector<std::byte>> data;
     const std::size_t total = c.fit + 2;  // at least one must wait
     std::vector<Request> sends(total), recvs(total);
@@ -313,7 +313,7 @@ TEST(Pml, CancelledReceiveNeverMatches) {
 
 TEST(Pml, QueuedSendCanBeCancelledButNotOnceItLeft) {
   // A 4 KiB ring holds three 1000-byte eager records; the fourth waits.
-  TwoRanks job(ProtocolLimits{1024, 1024, 16384}, 4096);
+  TwoRanks job(limits_of(1024, 1024, 16384), 4096);
   std::vector<std::byte> data(1000);
   Request sends[4];
   for (Request& s : sends) job.p0->start_send(s, 1, Envelope{kCtx, 0, 1}, data.data(), data.size());
@@ -328,7 +328,7 @@ TEST(Pml, QueuedSendCanBeCancelledButNotOnceItLeft) {
 
 TEST(Pml, SendToSelfThroughItsOwnRing) {
   btl::Transport t(0, 1, btl::Limits{});
-  Pml p(t, ProtocolLimits{}, WaitPolicy{});
+  Pml p(t, default_limits(), WaitPolicy{});
   auto data = pattern(100000, 7);
   std::vector<std::byte> got(data.size());
   Request send, recv;

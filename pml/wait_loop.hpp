@@ -1,0 +1,50 @@
+// How a rank waits for its peers: the one place that decides it is
+// Pml::wait_until(), with the WaitPolicy the runtime makes from its Config
+// (runtime/wait_policy.cpp).
+//
+// A wait runs rounds of progress until what it waits for happens. After a
+// round that moved nothing:
+//  1. it paces the next poll: btl::between_polls(), an lfence or the pauses
+//     that make poll_gap_ns (why: btl/between_polls.hpp). A receive taken
+//     straight from a peer (Pml::try_receive_now) paces its polls the same way;
+//  2. once it has lasted kPollsBeforeLongWait rounds, the wait is long: its
+//     watcher is told (the runtime writes what it waits for into the status
+//     page, for the hang report), and told again when it ends;
+//  3. after spins_before_yield more empty rounds it yields its core after
+//     each one (at once when ranks outnumber cores: a spinning waiter would
+//     starve the rank it waits for);
+//  4. after yields_before_sleep yields it sleeps on its doorbell until a
+//     peer sends, if nothing of ours waits for ring space (only a peer's
+//     record can then make progress possible).
+// A round that moves something starts steps 3 and 4 over.
+#pragma once
+
+#include <cstdint>
+
+namespace shmpi::pml {
+
+struct WaitPolicy {
+  // Failed progress rounds of a long wait before the rank starts yielding
+  // its core after each further failed round; 0 yields at once
+  // (oversubscribed jobs), UINT32_MAX never yields.
+  std::uint32_t spins_before_yield = 1u << 14;
+  // Yields without progress before the rank sleeps on its doorbell until a
+  // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
+  std::uint32_t yields_before_sleep = 0;
+  long sleep_ns = 1'000'000;
+  // Pause instructions after each poll that found nothing (0: an lfence);
+  // see btl::between_polls().
+  std::uint32_t pauses_between_polls = 0;
+};
+
+// Rounds of progress after which a wait is long. Most waits end within a
+// few rounds; the hang report is about the ones that do not.
+inline constexpr std::uint32_t kPollsBeforeLongWait = 256;
+
+// A watcher for waits nobody reports on.
+struct Unwatched {
+  void long_wait() noexcept {}
+  void long_wait_over() noexcept {}
+};
+
+}  // namespace shmpi::pml
