@@ -122,8 +122,11 @@ class RingWriter {
   RingWriter() = default;
   // Records with bodies in the `claim` window claim the lines of the next
   // one (claim_ahead()); smaller ones look one line ahead (commit()).
-  RingWriter(RingControl* control, std::byte* cells, std::size_t size, ClaimAhead claim = {}) noexcept
-      : control_(control), cells_(cells), size_(size), claim_(claim) {}
+  // `warm_first`: read the whole ring before the first record (warm()); a
+  // large job leaves it off, since reading a ring's pages allocates them.
+  RingWriter(RingControl* control, std::byte* cells, std::size_t size, ClaimAhead claim = {},
+             bool warm_first = true) noexcept
+      : control_(control), cells_(cells), size_(size), claim_(claim), warmed_(!warm_first) {}
 
   // Largest record body this ring accepts (a quarter of the ring, so a
   // wrap never needs more than half of it, and at most kMaxRecordBody).

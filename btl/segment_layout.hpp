@@ -2,8 +2,10 @@
 //
 //   [ SegmentHeader                 ]  one cache line
 //   [ Doorbell                      ]  one cache line
+//   [ ArrivalsHeader                ]  one cache line (btl/arrivals.hpp)
+//   [ arrival slots                 ]  4 bytes per rank, in whole lines
 //   [ RingControl for sender 0..N-1 ]  one cache line each
-//   [ ring cells for sender 0..N-1  ]  ring_size bytes each
+//   [ ring cells for sender 0..N-1  ]  ring_size bytes each, from a page boundary
 //   [ FastBox lines for peer 0..N-1 ]  kBoxLines cache lines each; the box
 //                                       of a pair lives in its lower rank's
 //                                       segment, on the line of those that
@@ -17,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "btl/arrivals.hpp"
 #include "btl/box_probe.hpp"
 #include "btl/fast_box.hpp"
 #include "btl/ring.hpp"
@@ -51,6 +54,8 @@ struct alignas(kCacheLine) Doorbell {
 };
 static_assert(sizeof(Doorbell) == kCacheLine);
 
+inline constexpr std::size_t kPageBytes = 4096;  // the smallest page of the platforms we run on
+
 inline constexpr std::uint64_t kSegmentMagic = 0x73686d7069736567ull;  // "shmpiseg"
 
 struct SegmentLayout {
@@ -58,11 +63,15 @@ struct SegmentLayout {
   std::size_t ring_size;  // power of two
 
   static constexpr std::size_t doorbell_offset() noexcept { return sizeof(SegmentHeader); }
+  static constexpr std::size_t arrivals_offset() noexcept { return doorbell_offset() + sizeof(Doorbell); }
+  static constexpr std::size_t arrival_slots_offset() noexcept { return arrivals_offset() + sizeof(ArrivalsHeader); }
   std::size_t control_offset(std::uint32_t sender) const noexcept {
-    return sizeof(SegmentHeader) + sizeof(Doorbell) + sender * sizeof(RingControl);
+    return arrival_slots_offset() + arrival_slot_bytes(nranks) + sender * sizeof(RingControl);
   }
+  // Rings start on a page boundary, so a ring's pages are its own: the
+  // pages of a ring whose sender never sends are never touched.
   std::size_t cells_offset(std::uint32_t sender) const noexcept {
-    return control_offset(nranks) + sender * ring_size;
+    return (control_offset(nranks) + kPageBytes - 1) / kPageBytes * kPageBytes + sender * ring_size;
   }
   // The first of the kBoxLines candidate lines for the box with `peer`.
   std::size_t box_offset(std::uint32_t peer) const noexcept {

@@ -24,7 +24,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       probe_box_lines_(limits.fast_box && limits.probe_box_lines),
       claim_ahead_(limits.claim_ahead),
       probe_with_(nranks, false),
-      doorbells_(nranks, nullptr),
+      doors_(nranks),
       pids_(nranks, 0),
       bases_(nranks, 0) {
   if (limits.ring_size < 4 * kCacheLine || (limits.ring_size & (limits.ring_size - 1)) != 0)
@@ -35,11 +35,16 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   // batch (a fault per page would cost ~15 us each on these VMs). A small
   // job's segment is also written once, so the rings' lines start in our
   // cache: otherwise the first lap of a ring runs its small messages ~30%
-  // slower, which shows in a benchmark's first sizes. Writing costs ~3 ms
-  // per MiB here (the first write to each page), so large jobs, whose
-  // segments grow with the number of ranks, skip it.
-  own_.prefault(0, own_.size());
-  if (own_.size() <= kWarmSegmentBytes) std::memset(own_.data(), 0, own_.size());
+  // slower, which shows in a benchmark's first sizes. A large job touches
+  // only the words every pair needs; a ring's pages come when its sender's
+  // records first reach them, a box line's when its pair first uses it, so
+  // memory grows with the pairs that talk, not with the square of the ranks.
+  if (warm()) {
+    own_.prefault(0, own_.size());
+    std::memset(own_.data(), 0, own_.size());
+  } else {
+    own_.prefault(0, layout_.cells_offset(0));
+  }
   auto* header = reinterpret_cast<SegmentHeader*>(own_.data());
   header->magic = kSegmentMagic;
   header->nranks = nranks;
@@ -48,10 +53,11 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   // Fast boxes join at connect(); the ring to ourselves never has one.
   for (std::uint32_t sender = 0; sender < nranks; ++sender)
     readers_[sender] = ChannelReader(ring_in<RingReader>(own_.data(), sender), BoxReader());
-  doorbells_[rank] = reinterpret_cast<Doorbell*>(own_.data() + SegmentLayout::doorbell_offset());
+  doors_[rank] = door_in(own_.data());
+  arrivals_ = ArrivalList(doors_[rank].arrivals, doors_[rank].slots, nranks);
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
-  writers_[rank] = ChannelWriter(ring_in<RingWriter>(own_.data(), rank, claim_ahead_), BoxWriter());
+  writers_[rank] = ChannelWriter(ring_in<RingWriter>(own_.data(), rank, claim_ahead_, warm()), BoxWriter());
 }
 
 PeerAddress Transport::address() const noexcept {
@@ -81,11 +87,11 @@ void Transport::connect(std::uint32_t peer, const PeerAddress& address) {
     box_writer = BoxWriter(&box_ends_[peer]);
     box_reader = BoxReader(&box_ends_[peer]);
   }
-  writers_[peer] = ChannelWriter(ring_in<RingWriter>(segment.data(), rank_, claim_ahead_), box_writer);
+  writers_[peer] = ChannelWriter(ring_in<RingWriter>(segment.data(), rank_, claim_ahead_, warm()), box_writer);
   readers_[peer] = ChannelReader(ring_in<RingReader>(own_.data(), peer), box_reader);
-  segment.prefault(layout_.cells_offset(rank_), layout_.ring_size);  // the ring we write to
-  doorbells_[peer] = reinterpret_cast<Doorbell*>(segment.data() + SegmentLayout::doorbell_offset());
-  peers_[peer] = std::move(segment);  // the mapping stays where it is: doorbells_ remains valid
+  if (warm()) segment.prefault(layout_.cells_offset(rank_), layout_.ring_size);  // the ring we write to
+  doors_[peer] = door_in(segment.data());
+  peers_[peer] = std::move(segment);  // the mapping stays where it is: doors_ remains valid
   pids_[peer] = static_cast<pid_t>(address.pid);
   bases_[peer] = address.base;
   probe_with_[peer] = probe_box_lines_ && address.probes_box_lines;
@@ -111,13 +117,29 @@ void Transport::wake(Doorbell& bell) noexcept {
 }
 
 bool Transport::any_ready() const noexcept {
-  for (const ChannelReader& reader : readers_)
-    if (reader.ready()) return true;
+  if (arrivals_.changed()) return true;  // a first record: poll() will see it
+  for (const std::uint32_t peer : arrivals_.senders())
+    if (readers_[peer].ready()) return true;
   return false;
 }
 
+// Our first record to `peer`: it is told to poll our channel from now on.
+// (A large job's ring gets its pages as the sender's records first reach
+// them: a pair that exchanges a few small messages costs a page, not a ring.)
+void Transport::announce(std::uint32_t peer) noexcept {
+  PeerDoor& door = doors_[peer];
+  door.announced = true;
+  announce_arrival(*door.arrivals, door.slots, rank_);
+}
+
+Transport::PeerDoor Transport::door_in(std::byte* base) noexcept {
+  return PeerDoor{reinterpret_cast<Doorbell*>(base + SegmentLayout::doorbell_offset()),
+                  reinterpret_cast<ArrivalsHeader*>(base + SegmentLayout::arrivals_offset()),
+                  reinterpret_cast<ArrivalSlot*>(base + SegmentLayout::arrival_slots_offset())};
+}
+
 void Transport::wait_for_records(long timeout_ns) noexcept {
-  Doorbell& bell = *doorbells_[rank_];
+  Doorbell& bell = *doors_[rank_].bell;
   const std::uint32_t seen = bell.wakeups.load(std::memory_order_acquire);
   bell.sleeping.store(1, std::memory_order_seq_cst);
   if (!any_ready()) {

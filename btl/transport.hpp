@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "btl/arrivals.hpp"
 #include "btl/channel.hpp"
 #include "btl/numa_placement.hpp"
 #include "btl/ring.hpp"
@@ -79,20 +80,26 @@ class Transport {
   // The channel this rank reads from `peer`.
   ChannelReader& reader(std::uint32_t peer) noexcept { return readers_[peer]; }
 
-  // True when a record from any peer is ready to be read.
+  // True when a record from any peer is ready to be read (or a peer has
+  // just sent to us for the first time).
   bool any_ready() const noexcept;
 
-  // Drains every inbound channel once: on_record(std::uint32_t source,
-  // std::span<const std::byte> body). Returns the number of records.
+  // Drains every inbound channel that has ever carried a record once:
+  // on_record(std::uint32_t source, std::span<const std::byte> body).
+  // Returns the number of records.
   template <class OnRecord>
   std::size_t poll(OnRecord&& on_record) noexcept {
+    if (arrivals_.changed()) [[unlikely]] arrivals_.refresh();
     std::size_t n = 0;
-    for (std::uint32_t peer = 0; peer < nranks_; ++peer) {
+    for (const std::uint32_t peer : arrivals_.senders()) {
       n += readers_[peer].drain(
           [&](std::span<const std::byte> body) { on_record(peer, body); }, kDrainBatch);
     }
     return n;
   }
+
+  // Peers that have sent to us so far, in order of their first record.
+  std::span<const std::uint32_t> senders() const noexcept { return arrivals_.senders(); }
 
   // Commits the record reserved in writer(peer) and wakes `peer` should it
   // sleep: the one way to publish a record.
@@ -102,10 +109,12 @@ class Transport {
   }
 
   // Wakes `peer` if it sleeps in wait_for_records(). Call after publishing
-  // records to it; costs one load of a line that stays in our cache.
+  // records to it; costs one load of a line that stays in our cache (after
+  // the first call, which tells the peer we send to it: btl/arrivals.hpp).
   void notify(std::uint32_t peer) noexcept {
-    Doorbell* bell = doorbells_[peer];
-    if (bell->sleeping.load(std::memory_order_relaxed) != 0) wake(*bell);
+    PeerDoor& door = doors_[peer];
+    if (!door.announced) [[unlikely]] announce(peer);
+    if (door.bell->sleeping.load(std::memory_order_relaxed) != 0) wake(*door.bell);
   }
 
   // Sleeps until a peer notifies us or `timeout_ns` passes, unless a record
@@ -124,8 +133,19 @@ class Transport {
 
  private:
   static constexpr std::size_t kDrainBatch = 16;
-  // Largest own segment written at start-up (8 ranks at the default ring size).
+  // Largest own segment written at start-up (8 ranks at the default ring
+  // size). Larger jobs touch a ring only once its sender sends.
   static constexpr std::size_t kWarmSegmentBytes = 512 * 1024;
+
+  // What a sender needs of a peer's segment besides the ring: its doorbell
+  // and where to announce our first record.
+  struct PeerDoor {
+    Doorbell* bell = nullptr;
+    ArrivalsHeader* arrivals = nullptr;
+    ArrivalSlot* slots = nullptr;
+    bool announced = false;  // we told the peer we send to it
+  };
+  static PeerDoor door_in(std::byte* base) noexcept;
 
   std::uint32_t rank_;
   std::uint32_t nranks_;
@@ -140,6 +160,8 @@ class Transport {
   ClaimAhead claim_ahead_;
   std::vector<bool> probe_with_;  // by peer: both of us probe box lines
   static void wake(Doorbell& bell) noexcept;
+  void announce(std::uint32_t peer) noexcept;
+  bool warm() const noexcept { return own_.size() <= kWarmSegmentBytes; }
   // The RingWriter or RingReader of the ring from `sender` in the segment
   // mapped at `base`.
   template <class RingEnd, class... More>
@@ -148,7 +170,8 @@ class Transport {
                    base + layout_.cells_offset(sender), layout_.ring_size, more...);
   }
 
-  std::vector<Doorbell*> doorbells_;    // by rank, in each rank's segment
+  std::vector<PeerDoor> doors_;         // by rank, in each rank's segment
+  ArrivalList arrivals_;                // senders to us, from our segment
   std::vector<pid_t> pids_;             // by rank
   std::vector<std::uint64_t> bases_;    // by rank
 };

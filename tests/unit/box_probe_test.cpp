@@ -111,6 +111,7 @@ TEST(BoxProbe, TransportsMoveBothEndsOfThePairToTheSameLine) {
   // and arrives, and b's answer is written over it.
   const char hello[] = "boxed";
   ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(hello))));
+  a.notify(1);
   EXPECT_NE(box_detail::load(chosen->state) & box_detail::kPending, 0u);
   int got = 0;
   b.poll([&](std::uint32_t source, std::span<const std::byte> body) {

@@ -5,9 +5,14 @@
 #include <gtest/gtest.h>
 #include <numaif.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace shmpi::btl {
 namespace {
@@ -39,7 +44,9 @@ TEST(Transport, RecordsFlowBothWaysAndFromSelf) {
   b.connect(0, a.address());
   const char hello[] = "hello";
   ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(hello))));
+  a.notify(1);
   ASSERT_TRUE(a.writer(0).try_push({}, std::as_bytes(std::span(hello))));
+  a.notify(0);
   int from_a = 0, to_self = 0;
   b.poll([&](std::uint32_t source, std::span<const std::byte> body) {
     from_a += source == 0 && std::memcmp(body.data(), hello, sizeof hello) == 0;
@@ -76,6 +83,40 @@ TEST(Transport, SleepEndsAtTheTimeoutWithoutRecords) {
   Transport t(0, 1, Limits{4096});
   t.wait_for_records(20'000'000);  // returns: without a timeout it would sleep until ctest's limit
   EXPECT_EQ(t.poll([](std::uint32_t, std::span<const std::byte>) {}), 0U);
+}
+
+// Pages of `bytes` at `data` that are in memory (mincore on the memfd mapping).
+std::size_t resident_pages(const std::byte* data, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in_core((bytes + page - 1) / page);
+  EXPECT_EQ(::mincore(const_cast<std::byte*>(data), bytes, in_core.data()), 0);
+  std::size_t n = 0;
+  for (unsigned char c : in_core) n += c & 1u;
+  return n;
+}
+
+// A job too large to warm its segments: only the rings of pairs that talk
+// get memory, and polling does not touch the others.
+TEST(Transport, OnlyRingsOfPairsThatTalkAreTouched) {
+  constexpr std::uint32_t kRanks = 32;
+  constexpr std::size_t kRing = 64 * 1024;
+  Transport a(0, kRanks, Limits{kRing}), b(1, kRanks, Limits{kRing});
+  a.connect(1, b.address());
+  b.connect(0, a.address());
+  const SegmentLayout layout{kRanks, kRing};
+  const std::byte* seg_b = segment_of(b);
+  for (std::uint32_t sender = 0; sender < kRanks; ++sender)
+    ASSERT_EQ(resident_pages(seg_b + layout.cells_offset(sender), kRing), 0u) << "sender " << sender;
+  const std::string message(200, 'x');
+  ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(message))));
+  a.notify(1);
+  std::size_t got = 0;
+  for (int i = 0; i < 3; ++i) got += b.poll([](std::uint32_t, std::span<const std::byte>) {});
+  EXPECT_EQ(got, 1u);
+  EXPECT_EQ(b.senders().size(), 1u);
+  EXPECT_EQ(resident_pages(seg_b + layout.cells_offset(0), kRing), 1u);  // the page the record reached
+  for (std::uint32_t sender = 1; sender < kRanks; ++sender)
+    EXPECT_EQ(resident_pages(seg_b + layout.cells_offset(sender), kRing), 0u) << "sender " << sender;
 }
 
 TEST(Transport, ConnectRefusesASegmentOfAnotherJobShape) {
