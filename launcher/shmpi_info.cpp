@@ -2,6 +2,7 @@
 // environment) and description, and the shared-memory footprint per rank.
 //
 //   shmpi_info [-n RANKS]
+//   shmpi_info --api        the MPI functions provided (launcher/api_list.hpp)
 //
 // Exit status 0; 1 when a SHMPI_<NAME> variable holds an invalid value
 // (named in one line on stderr); 2 on a bad command line.
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "api_list.hpp"
 #include "btl/segment_layout.hpp"
 #include "shmpi/tunables.hpp"
 
@@ -45,7 +47,7 @@ std::string human(std::uint64_t bytes) {
 
 int usage(const char* message) {
   if (message != nullptr) std::fprintf(stderr, "shmpi_info: %s\n", message);
-  std::fprintf(message != nullptr ? stderr : stdout, "usage: shmpi_info [-n RANKS]\n");
+  std::fprintf(message != nullptr ? stderr : stdout, "usage: shmpi_info [-n RANKS] | --api\n");
   return message != nullptr ? 2 : 0;
 }
 
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
   long ranks = sysconf(_SC_NPROCESSORS_ONLN);
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) return usage(nullptr);
+    if (std::strcmp(argv[i], "--api") == 0) return shmpi::launcher::print_api_list();
     if ((std::strcmp(argv[i], "-n") == 0 || std::strcmp(argv[i], "-np") == 0) && i + 1 < argc) {
       char* end = nullptr;
       ranks = std::strtol(argv[++i], &end, 10);
