@@ -183,6 +183,8 @@ typedef struct MPI_Status {
 #define MPI_GRAPH 1
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
+/* Weight arguments are declared as pointers, not arrays, so that GCC does
+ * not warn when these markers are passed. */
 #define MPI_UNWEIGHTED ((int *)2)
 #define MPI_WEIGHTS_EMPTY ((int *)3)
 #define MPI_MAX_OBJECT_NAME 128
@@ -352,15 +354,15 @@ SHMPI_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighb
 SHMPI_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
 SHMPI_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
 SHMPI_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                                       const int destinations[], const int weights[], MPI_Info info,
+                                       const int destinations[], const int *weights, MPI_Info info,
                                        int reorder, MPI_Comm *comm_dist_graph))
 SHMPI_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
-                                                const int sourceweights[], int outdegree,
-                                                const int destinations[], const int destweights[],
+                                                const int *sourceweights, int outdegree,
+                                                const int destinations[], const int *destweights,
                                                 MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
 SHMPI_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
-SHMPI_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                                          int maxoutdegree, int destinations[], int destweights[]))
+SHMPI_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int *sourceweights,
+                                          int maxoutdegree, int destinations[], int *destweights))
 
 /* Info objects */
 SHMPI_DECLARE(int, Info_create, (MPI_Info *info))
