@@ -46,6 +46,7 @@ std::vector<std::uint32_t> swap_groups(Context& context, const Communicator& loc
                                        int remote_leader, int tag, LeaderHeader& header, const char* call) {
   InternalChannel channel(context, peer.collective_context(), peer.rank, internal_tag_for(tag), call);
   const std::uint32_t to = peer.world_rank(remote_leader);
+  header.size = static_cast<std::uint32_t>(local.world_ranks.size());
   LeaderHeader theirs{};
   channel.sendrecv(to, remote_leader, &header, sizeof header, &theirs, sizeof theirs);
   std::vector<std::uint32_t> remote(theirs.size);
