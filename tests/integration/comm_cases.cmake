@@ -11,3 +11,20 @@ endforeach()
 shmpi_ok_cases(group_ops 60 1 2 3 4 8)
 shmpi_ok_cases(topo_ops 60 1 2 3 4 8)
 shmpi_ok_cases(intercomm_ops 60 2 3 4 8)
+
+foreach(program attr_ops)
+  add_executable(${program} ${program}.c)
+  target_link_libraries(${program} PRIVATE shmpi)
+  target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+endforeach()
+# The delete callback on MPI_COMM_SELF runs in MPI_Finalize, once per rank.
+foreach(n 1 2 3 4 8)
+  set(flags)
+  if(n GREATER 2)
+    set(flags --oversubscribe)
+  endif()
+  shmpi_case(attr_ops.np${n} ARGS
+    --count "^attr_ops: rank [0-9]+ OK" ${n} --count "^attr_ops: rank [0-9]+ self attribute deleted$" ${n}
+    --no-match "FAIL" --
+    ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:attr_ops>)
+endforeach()
