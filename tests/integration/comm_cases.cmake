@@ -2,7 +2,7 @@
 # intercommunicators, attributes, topologies, info objects and user error
 # handlers (issue 24); included from CMakeLists.txt, which defines
 # shmpi_case and SHMPI_RUN. shmpi_ok_cases comes from runtime_cases.cmake.
-foreach(program group_ops topo_ops intercomm_ops info_ops comm_create)
+foreach(program group_ops topo_ops intercomm_ops info_ops comm_create errhandler_ops)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -13,6 +13,7 @@ shmpi_ok_cases(topo_ops 60 1 2 3 4 8)
 shmpi_ok_cases(intercomm_ops 60 2 3 4 8)
 shmpi_ok_cases(info_ops 60 1 2 4)
 shmpi_ok_cases(comm_create 60 1 2 3 4 8)
+shmpi_ok_cases(errhandler_ops 60 1 2 4)
 
 foreach(program attr_ops)
   add_executable(${program} ${program}.c)
@@ -30,3 +31,15 @@ foreach(n 1 2 3 4 8)
     --no-match "FAIL" --
     ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:attr_ops>)
 endforeach()
+
+# Under MPI_ERRORS_ARE_FATAL: one line naming rank, call and reason, and
+# the job stops. What shmpi does not provide says so and names the call.
+shmpi_case(errhandler_ops.call_fatal ARGS
+  --rc-nonzero --count "^shmpi: rank [0-9]+: " 1
+  --count "^shmpi: rank 1: MPI_Comm_call_errhandler: error code 16: MPI_ERR_OTHER: other error$" 1
+  --no-match "survived" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:errhandler_ops> call-fatal)
+shmpi_case(errhandler_ops.unsupported ARGS
+  --rc-nonzero --match "^shmpi: rank [0-9]+: MPI_Comm_split: not supported by shmpi on an intercommunicator \\(communicator [0-9]+\\)$" 1
+  --no-match "survived" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:errhandler_ops> inter-split)
