@@ -137,7 +137,10 @@ static void test_type_attributes(void) {
   const int before = deletes;
   MPI_Type_delete_attr(t, key);
   CHECK(deletes == before + 1 && last_deleted == 33, "type delete_attr");
-  MPI_Type_free(&t);
+  MPI_Type_set_attr(t, key, (void *)(intptr_t)34);
+  MPI_Type_free(&t); /* runs the delete callback */
+  CHECK(deletes == before + 2 && last_deleted == 34, "MPI_Type_free: deletes %d last %d", deletes - before,
+        last_deleted);
   MPI_Type_free_keyval(&key);
 }
 
