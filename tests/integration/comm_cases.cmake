@@ -43,3 +43,10 @@ shmpi_case(errhandler_ops.unsupported ARGS
   --rc-nonzero --match "^shmpi: rank [0-9]+: MPI_Comm_split: not supported by shmpi on an intercommunicator \\(communicator [0-9]+\\)$"
   --no-match "survived" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:errhandler_ops> inter-split)
+
+# shmpi_info --api lists what mpi.h declares, including this issue's calls.
+shmpi_case(shmpi_info.api ARGS
+  --match "^MPI_Comm_group$" --match "^MPI_Cart_shift$" --match "^MPI_Intercomm_merge$"
+  --match "^MPI_Info_get_string$" --match "^MPI_Comm_create_errhandler$"
+  --match "^[0-9]+ MPI functions \\(each also as PMPI_\\)" --no-match "^MPI_Neighbor_|^MPI_Session_" --
+  ${SHMPI_INFO} --api)
