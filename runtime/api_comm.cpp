@@ -16,6 +16,7 @@
 #include "runtime/collectives.hpp"
 #include "runtime/comm_dup.hpp"
 #include "runtime/comm_split.hpp"
+#include "runtime/intercomm.hpp"
 
 using namespace shmpi::runtime;
 
@@ -106,12 +107,12 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
-  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
   if (color < 0 && color != MPI_UNDEFINED)
     return raise_error(context, c, kCall, MPI_ERR_ARG,
                        "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
   try {
-    std::optional<Communicator> part = split(context, *c, color, key, kCall);
+    std::optional<Communicator> part =
+        c->inter ? split_intercomm(context, *c, color, key, kCall) : split(context, *c, color, key, kCall);
     *newcomm = part ? context.communicators().add(std::move(*part)) : MPI_COMM_NULL;
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");

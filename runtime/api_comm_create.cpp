@@ -1,5 +1,5 @@
-// MPI entry points: communicators made from groups (MPI_Comm_create,
-// MPI_Comm_create_group), by hardware (MPI_Comm_split_type), and the
+// MPI entry points: communicators made from groups (MPI_Comm_create, also
+// on intercommunicators, MPI_Comm_create_group), by hardware (MPI_Comm_split_type), and the
 // duplicating variants (MPI_Comm_idup, MPI_Comm_dup_with_info).
 #include <algorithm>
 #include <new>
@@ -11,6 +11,7 @@
 #include "runtime/comm_dup.hpp"
 #include "runtime/comm_split.hpp"
 #include "runtime/hardware_resource.hpp"
+#include "runtime/intercomm.hpp"
 #include "runtime/internal_channel.hpp"
 #include "runtime/p2p.hpp"
 
@@ -45,7 +46,7 @@ const Group* subgroup_or_raise(Context& context, const char* call, const Communi
     return nullptr;
   }
   for (std::uint32_t w : *g) {
-    if (rank_in(comm.world_ranks, w) != MPI_UNDEFINED) continue;
+    if (rank_in(comm.group(), w) != MPI_UNDEFINED) continue;
     rc = raise_error(context, &comm, call, MPI_ERR_GROUP,
                      "the group holds world rank " + std::to_string(w) + ", which is not in " + comm.name);
     return nullptr;
@@ -78,6 +79,16 @@ int add_or_null(Context& context, std::optional<Communicator> comm, MPI_Comm* ne
   return MPI_SUCCESS;
 }
 
+// On an intercommunicator each group passes a subgroup of its own: the
+// result joins the two (MPI_COMM_NULL if either is empty).
+int create_on_intercomm(Context& context, const char* call, const Communicator& inter, const Group& members,
+                        MPI_Comm* newcomm) {
+  const int position = rank_in(members, context.rank());
+  return add_or_null(context,
+                     split_intercomm(context, inter, position == MPI_UNDEFINED ? MPI_UNDEFINED : 0, position, call),
+                     newcomm);
+}
+
 }  // namespace
 
 // Collective over `comm`; every rank passes the same group (checked: the
@@ -87,13 +98,13 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   Context& context = context_for(kCall);
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
   int rc = MPI_SUCCESS;
   const Group* g = subgroup_or_raise(context, kCall, *c, group, rc);
   if (g == nullptr) return rc;
   try {
     const Group members = *g;
+    if (c->inter) return create_on_intercomm(context, kCall, Communicator(*c), members, newcomm);
     const auto n = static_cast<std::uint32_t>(members.size());
     std::uint32_t agreed[3] = {context.communicators().next_context(), n, ~n};  // MAX of ~n is ~min(n)
     allreduce(context, *c, agreed, Reduction{MPI_MAX, MPI_UINT32_T, 3, sizeof agreed}, kCall);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "runtime/communicator.hpp"
@@ -32,5 +33,16 @@ std::uint32_t agree_inter_context(Context& context, const Communicator& inter, c
 
 // Reserves the four context ids from `first` (an intercommunicator's).
 void reserve_inter_contexts(Context& context, std::uint32_t first) noexcept;
+
+}  // namespace shmpi::runtime
+
+namespace shmpi::runtime {
+
+// MPI_Comm_split / MPI_Comm_create on an intercommunicator (collective over
+// both groups): the local ranks with our `color`, ordered by key (ties by
+// rank), joined to the remote ranks with the same color; nothing for
+// MPI_UNDEFINED or when either side is empty. Throws std::bad_alloc.
+std::optional<Communicator> split_intercomm(Context& context, const Communicator& inter, int color, int key,
+                                            const char* call);
 
 }  // namespace shmpi::runtime

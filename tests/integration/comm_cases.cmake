@@ -40,7 +40,7 @@ shmpi_case(errhandler_ops.call_fatal ARGS
   --no-match "survived" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:errhandler_ops> call-fatal)
 shmpi_case(errhandler_ops.unsupported ARGS
-  --rc-nonzero --match "^shmpi: rank [0-9]+: MPI_Comm_split: not supported by shmpi on an intercommunicator \\(communicator [0-9]+\\)$"
+  --rc-nonzero --match "^shmpi: rank [0-9]+: MPI_Comm_split_type: not supported by shmpi on an intercommunicator \\(communicator [0-9]+\\)$"
   --no-match "survived" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:errhandler_ops> inter-split)
 

@@ -3,8 +3,8 @@
  * MPI_Add_error_class / code / string with MPI_Error_class, MPI_Error_string
  * and MPI_LASTUSEDCODE, MPI_Remove_error_*, MPI_Alloc_mem / MPI_Free_mem.
  * With an argument: "call-fatal" calls MPI_Comm_call_errhandler under
- * MPI_ERRORS_ARE_FATAL, "inter-split" splits an intercommunicator (not
- * supported): both must stop the job with one line naming the call.
+ * MPI_ERRORS_ARE_FATAL, "inter-split" calls MPI_Comm_split_type on an
+ * intercommunicator (not supported): both must stop the job with one line naming the call.
  * Prints "errhandler_ops: rank R OK" or FAIL lines. */
 #include <string.h>
 
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
     MPI_Comm half, inter, part;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 == 0 ? 1 : 0, 0, &inter);
-    MPI_Comm_split(inter, 0, 0, &part);
+    MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &part);
     printf("errhandler_ops: rank %d survived\n", rank);
   } else {
     test_user_handler();

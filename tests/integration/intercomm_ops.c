@@ -2,8 +2,8 @@
  * ranks (MPI_Intercomm_create over MPI_COMM_WORLD), point-to-point across
  * it (with MPI_ANY_SOURCE and statuses naming remote ranks), its queries,
  * MPI_Barrier / MPI_Bcast / MPI_Reduce / MPI_Allreduce with MPI_ROOT and
- * MPI_PROC_NULL, MPI_Comm_dup of it, MPI_Intercomm_merge both ways, and
- * errors. Needs 2 or more ranks. Prints "intercomm_ops: rank R OK". */
+ * MPI_PROC_NULL, MPI_Comm_dup of it, MPI_Comm_split and MPI_Comm_create on
+ * it, MPI_Intercomm_merge both ways, and errors. Needs 2 or more ranks. Prints "intercomm_ops: rank R OK". */
 #include "check.h"
 
 static int rank, size;
@@ -48,6 +48,47 @@ static void test_collectives(MPI_Comm inter, int local_rank, int remote_size) {
   for (int w = even ? 1 : 0; w < size; w += 2) want += w;
   CHECK(other == want, "intercomm allreduce gave %d, want %d", other, want);
   (void)remote_size;
+}
+
+/* Split by local rank parity (reversed keys): parity p of each side pairs
+ * with parity p of the other; a side without that parity gets MPI_COMM_NULL. */
+static void test_split(MPI_Comm inter, int local_rank, int local_size, int remote_size) {
+  const int p = local_rank % 2;
+  MPI_Comm part;
+  MPI_Comm_split(inter, p, -local_rank, &part);
+  const int mine = (local_size + 1 - p) / 2, theirs = (remote_size + 1 - p) / 2;
+  if (theirs == 0) {
+    CHECK(part == MPI_COMM_NULL, "split without remote partners gave a communicator");
+  } else {
+    int r = -1, n = -1, rn = -1, flag = 0;
+    MPI_Comm_rank(part, &r);
+    MPI_Comm_size(part, &n);
+    MPI_Comm_remote_size(part, &rn);
+    MPI_Comm_test_inter(part, &flag);
+    CHECK(flag && n == mine && rn == theirs && r == mine - 1 - local_rank / 2, "split part rank %d %d/%d", r, n, rn);
+    int sum = -1, want = 0; /* the other side's world ranks with parity p */
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, part);
+    for (int s = p; s < remote_size; s += 2) want += 2 * s + (1 - rank % 2);
+    CHECK(sum == want, "allreduce over split part %d, want %d", sum, want);
+    MPI_Comm_free(&part);
+  }
+  /* MPI_Comm_create with each side's local rank 0 only. */
+  MPI_Group local, first;
+  MPI_Comm_group(inter, &local);
+  int zero = 0;
+  MPI_Group_incl(local, 1, &zero, &first);
+  MPI_Comm pair;
+  MPI_Comm_create(inter, first, &pair);
+  if (local_rank == 0) {
+    int token = -1;
+    MPI_Sendrecv(&rank, 1, MPI_INT, 0, 1, &token, 1, MPI_INT, 0, 1, pair, MPI_STATUS_IGNORE);
+    CHECK(token == 1 - rank, "leaders' pair got %d", token);
+    MPI_Comm_free(&pair);
+  } else {
+    CHECK(pair == MPI_COMM_NULL, "non-member got a communicator");
+  }
+  MPI_Group_free(&first);
+  MPI_Group_free(&local);
 }
 
 static void test_merge(MPI_Comm inter) {
@@ -106,6 +147,7 @@ int main(int argc, char **argv) {
   MPI_Comm_compare(inter, MPI_COMM_WORLD, &result);
   CHECK(result == MPI_UNEQUAL, "compare(inter, world) = %d", result);
   test_p2p(dup, local_rank, remote_size);
+  test_split(dup, local_rank, local_size, remote_size);
   test_merge(dup);
   /* Errors: queries of an intracommunicator, an intercomm-only call, a bad root. */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -113,8 +155,8 @@ int main(int argc, char **argv) {
   int n = 0;
   CHECK(MPI_Comm_remote_size(MPI_COMM_WORLD, &n) == MPI_ERR_COMM, "remote_size of world");
   MPI_Comm part = MPI_COMM_NULL;
-  int rc = MPI_Comm_split(inter, 0, 0, &part);
-  CHECK(rc == MPI_ERR_UNSUPPORTED_OPERATION, "split of an intercommunicator gave %d", rc);
+  int rc = MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &part);
+  CHECK(rc == MPI_ERR_UNSUPPORTED_OPERATION, "split_type of an intercommunicator gave %d", rc);
   rc = MPI_Bcast(&n, 1, MPI_INT, size + 5, inter);
   CHECK(rc == MPI_ERR_ROOT, "bcast with root %d gave %d", size + 5, rc);
   rc = MPI_Send(&n, 1, MPI_INT, remote_size, 0, inter);
