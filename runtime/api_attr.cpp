@@ -189,7 +189,9 @@ extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Co
                                        int* keyval, void* extra_state) {
   return create_keyval("MPI_Comm_create_keyval", AttrKind::Comm, copy, remove, keyval, extra_state);
 }
-extern "C" int PMPI_Comm_free_keyval(int* keyval) { return free_keyval("MPI_Comm_free_keyval", AttrKind::Comm, keyval); }
+extern "C" int PMPI_Comm_free_keyval(int* keyval) {
+  return free_keyval("MPI_Comm_free_keyval", AttrKind::Comm, keyval);
+}
 extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
   return set_attr("MPI_Comm_set_attr", AttrKind::Comm, comm, keyval, value);
 }
@@ -204,7 +206,9 @@ extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* copy, MPI_Ty
                                        int* keyval, void* extra_state) {
   return create_keyval("MPI_Type_create_keyval", AttrKind::Type, copy, remove, keyval, extra_state);
 }
-extern "C" int PMPI_Type_free_keyval(int* keyval) { return free_keyval("MPI_Type_free_keyval", AttrKind::Type, keyval); }
+extern "C" int PMPI_Type_free_keyval(int* keyval) {
+  return free_keyval("MPI_Type_free_keyval", AttrKind::Type, keyval);
+}
 extern "C" int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void* value) {
   return set_attr("MPI_Type_set_attr", AttrKind::Type, type, keyval, value);
 }

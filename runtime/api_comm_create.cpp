@@ -234,7 +234,8 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* n
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
   const InfoStore none;
   const InfoStore* hints = info == MPI_INFO_NULL ? &none : context.objects().infos.find(info);
-  if (hints == nullptr) return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
+  if (hints == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
   const InfoStore copy = *hints;  // duplicate() may run callbacks that free `info`
   return duplicate(context, kCall, comm, &copy, newcomm);
 }

@@ -93,7 +93,7 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(datatype, "datatype"))) return rc;
   if (int rc = raise_if(context, nullptr, kCall, check_known_datatype(context.datatypes(), *datatype))) return rc;
   if (int rc = context.datatypes().is_derived(*datatype) ? erase_type_attributes(context, *datatype) : MPI_SUCCESS)
-    return raise_error(context, nullptr, kCall, rc, "an attribute delete callback returned error " + std::to_string(rc));
+    return raise_error(context, nullptr, kCall, rc, "attribute delete callback returned " + std::to_string(rc));
   if (!context.datatypes().free(*datatype))
     return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
                        std::string("predefined datatype ") + context.datatypes().find(*datatype)->name +

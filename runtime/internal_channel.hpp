@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <climits>
 
 #include "runtime/context.hpp"
 

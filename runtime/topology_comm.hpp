@@ -21,6 +21,7 @@ int make_topology_comm(Context& context, const char* call, MPI_Comm parent, int 
 // raising MPI_ERR_COMM (invalid handle) or MPI_ERR_TOPOLOGY (none of that
 // kind). `rc` receives the raised code.
 template <class T>
-const T* topology_or_raise(Context& context, const char* call, MPI_Comm comm, int& rc, const Communicator** out = nullptr);
+const T* topology_or_raise(Context& context, const char* call, MPI_Comm comm, int& rc,
+                           const Communicator** out = nullptr);
 
 }  // namespace shmpi::runtime
