@@ -161,6 +161,18 @@ int main(int argc, char **argv) {
   CHECK(rc == MPI_ERR_ROOT, "bcast with root %d gave %d", size + 5, rc);
   rc = MPI_Send(&n, 1, MPI_INT, remote_size, 0, inter);
   CHECK(rc == MPI_ERR_RANK, "send to remote rank %d gave %d", remote_size, rc);
+  MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
+  MPI_Comm bad = MPI_COMM_NULL;
+  rc = MPI_Intercomm_create(half, local_size, MPI_COMM_WORLD, 0, 1, &bad);
+  CHECK(rc == MPI_ERR_RANK && bad == MPI_COMM_NULL, "local_leader %d gave %d", local_size, rc);
+  rc = MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, 0, 1, &bad);
+  CHECK(rc == MPI_ERR_COMM, "an intercommunicator as local_comm gave %d", rc);
+  if (local_rank == 0) { /* only the leaders look at peer_comm and remote_leader */
+    rc = MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank, 1, &bad);
+    CHECK(rc == MPI_ERR_RANK, "a remote leader in the local group gave %d", rc);
+  }
+  rc = MPI_Intercomm_merge(half, 0, &bad);
+  CHECK(rc == MPI_ERR_COMM, "merging an intracommunicator gave %d", rc);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&half);
