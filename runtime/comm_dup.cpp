@@ -18,8 +18,10 @@ int duplicate(Context& context, const char* call, MPI_Comm comm, const InfoStore
     if (dup.inter) {
       dup.context = agree_inter_context(context, dup, call);
     } else {
-      dup.context = context.communicators().next_context();
-      allreduce(context, dup, &dup.context, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof dup.context}, call);
+      // Not reduced in dup.context itself: the allreduce runs on dup's context.
+      std::uint32_t id = context.communicators().next_context();
+      allreduce(context, dup, &id, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof id}, call);
+      dup.context = id;
     }
     if (int rc = copy_comm_attributes(context, comm, dup); rc != MPI_SUCCESS) {
       context.communicators().reserve_context(dup.context);  // the others may have added theirs

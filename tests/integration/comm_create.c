@@ -133,6 +133,28 @@ static void test_idup_names_parent(void) {
   MPI_Comm_free(&c);
 }
 
+/* Ranks whose next free context ids differ (rank 0 made communicators of
+ * its own) still agree on one for a duplicate, and traffic on it works. */
+static void test_uneven_contexts(void) {
+  MPI_Comm own[3] = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
+  if (rank == 0)
+    for (int i = 0; i < 3; ++i) MPI_Comm_dup(MPI_COMM_SELF, &own[i]);
+  MPI_Comm dup, dup2;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_dup_with_info(dup, MPI_INFO_NULL, &dup2);
+  int sum = 0;
+  MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dup2);
+  CHECK(sum == size * (size - 1) / 2, "allreduce over a dup after uneven contexts gave %d", sum);
+  int token = -1;
+  MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &token, 1, MPI_INT, (rank + size - 1) % size, 0, dup,
+               MPI_STATUS_IGNORE);
+  CHECK(token == (rank + size - 1) % size, "ring on dup got %d", token);
+  MPI_Comm_free(&dup2);
+  MPI_Comm_free(&dup);
+  if (rank == 0)
+    for (int i = 0; i < 3; ++i) MPI_Comm_free(&own[i]);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -142,6 +164,7 @@ int main(int argc, char **argv) {
   test_create_group();
   test_split_type();
   test_idup_names_parent();
+  test_uneven_contexts();
   const int rc = check_report("comm_create");
   MPI_Finalize();
   return rc;
