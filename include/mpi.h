@@ -158,13 +158,69 @@ typedef struct MPI_Status {
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
 #define MPI_ERR_NO_MEM 20
-#define MPI_ERR_LASTCODE 21
+#define MPI_ERR_KEYVAL 21
+#define MPI_ERR_INFO 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_ERRHANDLER 26
+#define MPI_ERR_BASE 27
+#define MPI_ERR_UNSUPPORTED_OPERATION 28
+#define MPI_ERR_LASTCODE 29 /* MPI_Add_error_class hands out classes above it */
 
 /* ---- comparison results ----------------------------------------------- */
 #define MPI_IDENT 0
 #define MPI_CONGRUENT 1
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
+
+/* ---- groups, communicator kinds, topologies --------------------------- */
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_GROUP_EMPTY ((MPI_Group)1)
+#define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+/* Weight arguments are declared as pointers, not arrays, so that GCC does
+ * not warn when these markers are passed. */
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+#define MPI_MAX_OBJECT_NAME 128
+
+/* ---- attributes: predefined keys and callbacks ------------------------ */
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_APPNUM 5
+#define MPI_UNIVERSE_SIZE 6
+#define MPI_LASTUSEDCODE 7
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* MPI-1 names */
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+
+/* ---- info objects ----------------------------------------------------- */
+#define MPI_INFO_ENV ((MPI_Info)1)
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* ---- user error handlers ---------------------------------------------- */
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)3)
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 
 /* ---- functions -------------------------------------------------------- */
 /* libshmpi.so is built with hidden visibility; exactly these are exported. */
@@ -204,6 +260,134 @@ SHMPI_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 SHMPI_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 SHMPI_DECLARE(int, Comm_free, (MPI_Comm *comm))
 SHMPI_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+
+/* Groups */
+SHMPI_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+SHMPI_DECLARE(int, Group_size, (MPI_Group group, int *size))
+SHMPI_DECLARE(int, Group_rank, (MPI_Group group, int *rank))
+SHMPI_DECLARE(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                                           int ranks2[]))
+SHMPI_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+SHMPI_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_free, (MPI_Group *group))
+
+/* Communicator construction, names, hints */
+SHMPI_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                     MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+SHMPI_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+SHMPI_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+SHMPI_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+SHMPI_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+SHMPI_DECLARE(int, Comm_get_parent, (MPI_Comm *parent))
+
+/* Intercommunicators */
+SHMPI_DECLARE(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                      int remote_leader, int tag, MPI_Comm *newintercomm))
+SHMPI_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
+SHMPI_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+SHMPI_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+
+/* Attributes */
+SHMPI_DECLARE(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                        MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                        int *comm_keyval, void *extra_state))
+SHMPI_DECLARE(int, Comm_free_keyval, (int *comm_keyval))
+SHMPI_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+SHMPI_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+SHMPI_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                        MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                        int *type_keyval, void *extra_state))
+SHMPI_DECLARE(int, Type_free_keyval, (int *type_keyval))
+SHMPI_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+SHMPI_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+/* MPI-1 names of the communicator calls (deprecated, still widely used) */
+SHMPI_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                                   void *extra_state))
+SHMPI_DECLARE(int, Keyval_free, (int *keyval))
+SHMPI_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+SHMPI_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+/* The predefined callbacks are functions (MPI-4.1 section 7.7.2) */
+SHMPI_DECLARE(int, COMM_NULL_COPY_FN, (MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag))
+SHMPI_DECLARE(int, COMM_DUP_FN, (MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                 void *attribute_val_in, void *attribute_val_out, int *flag))
+SHMPI_DECLARE(int, COMM_NULL_DELETE_FN, (MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                         void *extra_state))
+SHMPI_DECLARE(int, TYPE_NULL_COPY_FN, (MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag))
+SHMPI_DECLARE(int, TYPE_DUP_FN, (MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                 void *attribute_val_in, void *attribute_val_out, int *flag))
+SHMPI_DECLARE(int, TYPE_NULL_DELETE_FN, (MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                         void *extra_state))
+
+/* Topologies */
+SHMPI_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
+SHMPI_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                                 int reorder, MPI_Comm *comm_cart))
+SHMPI_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+SHMPI_DECLARE(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+SHMPI_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+SHMPI_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+SHMPI_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+SHMPI_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+SHMPI_DECLARE(int, Topo_test, (MPI_Comm comm, int *status))
+SHMPI_DECLARE(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                                  int reorder, MPI_Comm *comm_graph))
+SHMPI_DECLARE(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+SHMPI_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+SHMPI_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+SHMPI_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+SHMPI_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
+SHMPI_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                       const int destinations[], const int *weights, MPI_Info info,
+                                       int reorder, MPI_Comm *comm_dist_graph))
+SHMPI_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
+                                                const int *sourceweights, int outdegree,
+                                                const int destinations[], const int *destweights,
+                                                MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+SHMPI_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+SHMPI_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int *sourceweights,
+                                          int maxoutdegree, int destinations[], int *destweights))
+
+/* Info objects */
+SHMPI_DECLARE(int, Info_create, (MPI_Info *info))
+SHMPI_DECLARE(int, Info_set, (MPI_Info info, const char *key, const char *value))
+SHMPI_DECLARE(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+SHMPI_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+SHMPI_DECLARE(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+SHMPI_DECLARE(int, Info_delete, (MPI_Info info, const char *key))
+SHMPI_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+SHMPI_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+SHMPI_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+SHMPI_DECLARE(int, Info_free, (MPI_Info *info))
+
+/* Memory, user error handlers and error classes */
+SHMPI_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+SHMPI_DECLARE(int, Free_mem, (void *base))
+SHMPI_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                            MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+SHMPI_DECLARE(int, Add_error_class, (int *errorclass))
+SHMPI_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
+SHMPI_DECLARE(int, Remove_error_class, (int errorclass))
+SHMPI_DECLARE(int, Remove_error_code, (int errorcode))
+SHMPI_DECLARE(int, Remove_error_string, (int errorcode))
 
 /* Datatypes */
 SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))

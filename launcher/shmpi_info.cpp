@@ -3,6 +3,7 @@
 // environment) and description, and the shared-memory footprint per rank.
 //
 //   shmpi_info [-n RANKS] [--all] [--profile NAME]
+//   shmpi_info --api        the MPI functions provided (launcher/api_list.hpp)
 //
 // --all also lists the test-level tunables; --profile shows another
 // profile's defaults (as SHMPI_PROFILE=NAME would). Exit status 0; 1 when
@@ -16,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "api_list.hpp"
 #include "btl/segment_layout.hpp"
 #include "shmpi/tunables.hpp"
 
@@ -50,7 +52,7 @@ std::string human(std::uint64_t bytes) {
 
 int usage(const char* message) {
   if (message != nullptr) std::fprintf(stderr, "shmpi_info: %s\n", message);
-  std::fprintf(message != nullptr ? stderr : stdout, "usage: shmpi_info [-n RANKS] [--all] [--profile NAME]\n");
+  std::fprintf(message != nullptr ? stderr : stdout, "usage: shmpi_info [-n RANKS] [--all] [--profile NAME] | --api\n");
   return message != nullptr ? 2 : 0;
 }
 
@@ -65,6 +67,7 @@ struct Args {
 std::optional<int> parse(int argc, char** argv, Args& args) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) return usage(nullptr);
+    if (std::strcmp(argv[i], "--api") == 0) return shmpi::launcher::print_api_list();
     if ((std::strcmp(argv[i], "-n") == 0 || std::strcmp(argv[i], "-np") == 0) && i + 1 < argc) {
       char* end = nullptr;
       args.ranks = std::strtol(argv[++i], &end, 10);
@@ -121,6 +124,7 @@ void print_footprint(long ranks, std::uint64_t ring_size) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--api") == 0) return shmpi::launcher::print_api_list();
   Args args;
   if (const std::optional<int> status = parse(argc, argv, args)) return *status;
   shmpi::contract::ProfileRequest request = shmpi::contract::profile_request_from_environment();

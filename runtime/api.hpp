@@ -38,4 +38,10 @@ inline int invalid_communicator(Context& context, const char* call, MPI_Comm com
   return raise_error(context, nullptr, call, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
 }
 
+// A call shmpi provides for intracommunicators only.
+inline int unsupported_on_intercomm(Context& context, const Communicator& comm, const char* call) {
+  return raise_error(context, &comm, call, MPI_ERR_UNSUPPORTED_OPERATION,
+                     std::string("not supported by shmpi on an intercommunicator (") + comm.name + ")");
+}
+
 }  // namespace shmpi::runtime

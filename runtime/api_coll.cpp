@@ -4,6 +4,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/intercomm_coll.hpp"
 #include "runtime/reduce_op.hpp"
 
 using namespace shmpi::runtime;
@@ -63,6 +64,7 @@ extern "C" int PMPI_Barrier(MPI_Comm comm) {
   Context& context = context_for(kCall);
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return intercomm_barrier(context, *c);
   barrier(context, *c);
   return MPI_SUCCESS;
 }
@@ -72,6 +74,7 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
   Context& context = context_for(kCall);
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return intercomm_bcast(context, buffer, count, datatype, root, *c);
   std::size_t element = 0;
   if (int rc = raise_if(context, c, kCall,
                         first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),
@@ -88,6 +91,7 @@ extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Da
   Context& context = context_for(kCall);
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return intercomm_reduce(context, sendbuf, recvbuf, count, datatype, op, root, *c);
   std::size_t element = 0;
   if (int rc = raise_if(context, c, kCall,
                         first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),
@@ -115,6 +119,7 @@ extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI
   Context& context = context_for(kCall);
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return intercomm_allreduce(context, sendbuf, recvbuf, count, datatype, op, *c);
   std::size_t element = 0;
   if (int rc = raise_if(context, c, kCall,
                         first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),

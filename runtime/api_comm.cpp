@@ -1,4 +1,5 @@
-// MPI entry points: communicators.
+// MPI entry points: communicators (construction beyond dup and split in
+// api_comm_create.cpp, intercommunicators in api_intercomm.cpp).
 //
 // A new communicator's context id is the largest next_context() of the
 // parent's ranks, agreed collectively over the parent (an allreduce MAX for
@@ -11,7 +12,11 @@
 #include <vector>
 
 #include "runtime/api.hpp"
+#include "runtime/attribute_hooks.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/comm_dup.hpp"
+#include "runtime/comm_split.hpp"
+#include "runtime/intercomm.hpp"
 
 using namespace shmpi::runtime;
 
@@ -38,11 +43,20 @@ Communicator derived_from(const Communicator& parent, const std::vector<std::int
   return comm;
 }
 
-// Splits `parent`; the new communicator, or nothing for MPI_UNDEFINED.
-std::optional<Communicator> split(Context& context, const Communicator& parent, int color, int key) {
+bool same_members(std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+}  // namespace
+
+namespace shmpi::runtime {
+
+std::optional<Communicator> split(Context& context, const Communicator& parent, int color, int key, const char* call) {
   const SplitEntry mine{color, key, context.communicators().next_context()};
   std::vector<SplitEntry> all(static_cast<std::size_t>(parent.size));
-  allgather(context, parent, &mine, all.data(), sizeof(SplitEntry), "MPI_Comm_split");
+  allgather(context, parent, &mine, all.data(), sizeof(SplitEntry), call);
   std::uint32_t new_context = 0;
   for (const SplitEntry& e : all) new_context = std::max(new_context, e.next_context);
   context.communicators().reserve_context(new_context);
@@ -58,13 +72,7 @@ std::optional<Communicator> split(Context& context, const Communicator& parent, 
   return derived_from(parent, members, static_cast<std::int32_t>(me), new_context);
 }
 
-bool same_members(std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  return a == b;
-}
-
-}  // namespace
+}  // namespace shmpi::runtime
 
 extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
   Context& context = context_for("MPI_Comm_rank");
@@ -80,7 +88,7 @@ extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, "MPI_Comm_size", comm);
   if (size == nullptr) return raise_error(context, c, "MPI_Comm_size", MPI_ERR_ARG, "null size pointer");
-  *size = c->size;
+  *size = c->group_size();
   return MPI_SUCCESS;
 }
 
@@ -90,17 +98,7 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
-  std::uint32_t new_context = context.communicators().next_context();
-  try {
-    allreduce(context, *c, &new_context, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof new_context}, kCall);
-    Communicator dup = *c;
-    dup.context = new_context;
-    dup.name.clear();
-    *newcomm = context.communicators().add(std::move(dup));
-  } catch (const std::bad_alloc&) {
-    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
-  }
-  return MPI_SUCCESS;
+  return duplicate(context, kCall, comm, nullptr, newcomm);
 }
 
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -113,7 +111,8 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
     return raise_error(context, c, kCall, MPI_ERR_ARG,
                        "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
   try {
-    std::optional<Communicator> part = split(context, *c, color, key);
+    std::optional<Communicator> part =
+        c->inter ? split_intercomm(context, *c, color, key, kCall) : split(context, *c, color, key, kCall);
     *newcomm = part ? context.communicators().add(std::move(*part)) : MPI_COMM_NULL;
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
@@ -129,6 +128,9 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   if (c == nullptr) return invalid_communicator(context, kCall, *comm);
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " cannot be freed");
+  if (int rc = erase_comm_attributes(context, *comm); rc != MPI_SUCCESS)
+    return raise_error(context, context.communicator(*comm), kCall, rc,
+                       "an attribute delete callback returned error " + std::to_string(rc));
   context.communicators().free(*comm);
   context.send_targets().forget();  // the handle may name another communicator
   *comm = MPI_COMM_NULL;
@@ -143,11 +145,15 @@ extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   const Communicator* b = context.communicator(comm2);
   if (b == nullptr) return invalid_communicator(context, kCall, comm2);
   if (result == nullptr) return raise_error(context, a, kCall, MPI_ERR_ARG, "null result pointer");
+  // Intercommunicators compare both groups; never equal to an intracommunicator.
+  const bool same_kind = a->inter == b->inter;
+  const bool same_local = !a->inter || a->local_world_ranks == b->local_world_ranks;
+  const bool similar_local = !a->inter || same_members(a->local_world_ranks, b->local_world_ranks);
   if (comm1 == comm2)
     *result = MPI_IDENT;
-  else if (a->world_ranks == b->world_ranks)
+  else if (same_kind && same_local && a->world_ranks == b->world_ranks)
     *result = MPI_CONGRUENT;
-  else if (same_members(a->world_ranks, b->world_ranks))
+  else if (same_kind && similar_local && same_members(a->world_ranks, b->world_ranks))
     *result = MPI_SIMILAR;
   else
     *result = MPI_UNEQUAL;

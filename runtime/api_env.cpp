@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "runtime/api.hpp"
+#include "runtime/attribute_hooks.hpp"
 
 #ifndef SHMPI_VERSION_STRING
 #define SHMPI_VERSION_STRING "unknown"
@@ -84,6 +85,9 @@ extern "C" int PMPI_Is_thread_main(int* flag) {
 
 extern "C" int PMPI_Finalize(void) {
   Context& context = context_for("MPI_Finalize");
+  // MPI_COMM_SELF's attributes are deleted first, as if it were freed
+  // (MPI-4.1 section 11.2.4): libraries hang clean-up on it.
+  erase_comm_attributes(context, MPI_COMM_SELF);
   context.finalize();
   take_current_context().reset();
   return MPI_SUCCESS;

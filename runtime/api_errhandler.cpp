@@ -1,10 +1,12 @@
 // MPI entry points: error handlers, error strings and classes.
 //
-// shmpi has the two predefined handlers only (MPI_ERRORS_ARE_FATAL, the
-// default, and MPI_ERRORS_RETURN); a communicator's handler is copied into
-// the communicators made from it.
+// Predefined handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT
+// (the same on one node: the whole job stops) and MPI_ERRORS_RETURN; user
+// handlers come from MPI_Comm_create_errhandler (runtime/error_codes.hpp).
+// A communicator's handler is copied into the communicators made from it.
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "runtime/api.hpp"
 
@@ -12,8 +14,19 @@ using namespace shmpi::runtime;
 
 namespace {
 
-bool is_predefined_errhandler(MPI_Errhandler handler) noexcept {
-  return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN;
+bool is_valid_errhandler(MPI_Errhandler handler) noexcept {
+  Context* context = current_context();
+  if (context == nullptr) return handler >= MPI_ERRORS_ARE_FATAL && handler <= MPI_ERRORS_ABORT;
+  return context->objects().errhandlers.valid(handler);
+}
+
+// The string of a predefined class or of a user code (nullptr: neither).
+const char* any_error_string(int code) noexcept {
+  if (const char* text = error_string(code)) return text;
+  Context* context = current_context();
+  if (context == nullptr) return nullptr;
+  const std::string* text = context->objects().error_codes.text(code);
+  return text != nullptr ? text->c_str() : nullptr;
 }
 
 // Errors of the calls that may run without a context (MPI-4.0 allows
@@ -32,7 +45,7 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
   Context& context = context_for(kCall);
   Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
-  if (!is_predefined_errhandler(errhandler))
+  if (!is_valid_errhandler(errhandler))
     return raise_error(context, c, kCall, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
   c->errhandler = errhandler;
   return MPI_SUCCESS;
@@ -54,7 +67,7 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   constexpr const char* kCall = "MPI_Errhandler_free";
   Context& context = context_for(kCall);
   if (errhandler == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errhandler pointer");
-  if (!is_predefined_errhandler(*errhandler))
+  if (!is_valid_errhandler(*errhandler))
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "invalid error handler " + std::to_string(*errhandler));
   *errhandler = MPI_ERRHANDLER_NULL;
   return MPI_SUCCESS;
@@ -62,7 +75,7 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
 
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
   constexpr const char* kCall = "MPI_Error_string";
-  const char* text = error_string(errorcode);
+  const char* text = any_error_string(errorcode);
   if (text == nullptr) return raise_without_comm(kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
   if (string == nullptr || resultlen == nullptr)
     return raise_without_comm(kCall, MPI_ERR_ARG, "null string or resultlen pointer");
@@ -73,13 +86,40 @@ extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
 
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
   constexpr const char* kCall = "MPI_Error_class";
-  if (!is_error_class(errorcode))
+  Context* context = current_context();
+  const std::optional<int> user = context != nullptr ? context->objects().error_codes.class_of(errorcode)
+                                                     : std::nullopt;
+  if (!is_error_class(errorcode) && !user)
     return raise_without_comm(kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
   if (errorclass == nullptr) return raise_without_comm(kCall, MPI_ERR_ARG, "null errorclass pointer");
-  *errorclass = errorcode;
+  *errorclass = user ? *user : errorcode;
   return MPI_SUCCESS;
 }
 
+extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler) {
+  constexpr const char* kCall = "MPI_Comm_create_errhandler";
+  Context& context = context_for(kCall);
+  if (fn == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null handler function");
+  if (errhandler == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errhandler pointer");
+  *errhandler = context.objects().errhandlers.add(fn);
+  return MPI_SUCCESS;
+}
+
+// Runs the communicator's handler as an error in a call would; with the
+// fatal handlers the job stops naming the code.
+extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+  constexpr const char* kCall = "MPI_Comm_call_errhandler";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  const char* text = any_error_string(errorcode);
+  raise_error(context, c, kCall, errorcode,
+              "error code " + std::to_string(errorcode) + (text != nullptr && *text ? std::string(": ") + text : ""));
+  return MPI_SUCCESS;
+}
+
+SHMPI_PMPI_ALIAS(Comm_create_errhandler)
+SHMPI_PMPI_ALIAS(Comm_call_errhandler)
 SHMPI_PMPI_ALIAS(Comm_set_errhandler)
 SHMPI_PMPI_ALIAS(Comm_get_errhandler)
 SHMPI_PMPI_ALIAS(Errhandler_free)

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "runtime/api.hpp"
+#include "runtime/attribute_hooks.hpp"
 #include "runtime/datatype.hpp"
 
 using namespace shmpi::runtime;
@@ -91,6 +92,8 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   Context& context = context_for(kCall);
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(datatype, "datatype"))) return rc;
   if (int rc = raise_if(context, nullptr, kCall, check_known_datatype(context.datatypes(), *datatype))) return rc;
+  if (int rc = context.datatypes().is_derived(*datatype) ? erase_type_attributes(context, *datatype) : MPI_SUCCESS)
+    return raise_error(context, nullptr, kCall, rc, "attribute delete callback returned " + std::to_string(rc));
   if (!context.datatypes().free(*datatype))
     return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
                        std::string("predefined datatype ") + context.datatypes().find(*datatype)->name +

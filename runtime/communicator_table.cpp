@@ -18,6 +18,8 @@ CommunicatorTable::CommunicatorTable(std::uint32_t world_rank, std::uint32_t wor
   self.size = 1;
   self.world_ranks = {world_rank};
   self.name = "MPI_COMM_SELF";
+  world.handle = MPI_COMM_WORLD;
+  self.handle = MPI_COMM_SELF;
   slots_[MPI_COMM_WORLD] = std::move(world);
   slots_[MPI_COMM_SELF] = std::move(self);
 }
@@ -27,7 +29,9 @@ MPI_Comm CommunicatorTable::add(Communicator comm) {
   std::size_t i = MPI_COMM_SELF + 1;
   while (i < slots_.size() && slots_[i]) ++i;
   if (i == slots_.size()) slots_.emplace_back();
-  if (comm.name.empty()) comm.name = "communicator " + std::to_string(i);
+  comm.named = !comm.name.empty();
+  if (!comm.named) comm.name = "communicator " + std::to_string(i);
+  comm.handle = static_cast<MPI_Comm>(i);
   slots_[i] = std::move(comm);
   return static_cast<MPI_Comm>(i);
 }

@@ -5,7 +5,9 @@
 // context + 1 for internal collectives). MPI_COMM_WORLD has 0, MPI_COMM_SELF
 // has 2. A new communicator takes the largest next_context() of its members
 // (agreed by an allreduce over the parent), so no member uses it already;
-// then each member calls reserve_context() with it.
+// then each member calls reserve_context() with it. An intercommunicator
+// takes four (runtime/intercomm.hpp): both groups reserve context and
+// context + 2.
 #pragma once
 
 #include <cstdint>

@@ -89,7 +89,9 @@ Context::Context(const Config& config, std::unique_ptr<KvStore> store)
                            config_.poll_gap_ns != 0 ? btl::measure_pause_ns() : 0.0),
            &single_copy_),
       status_(store_->rank(), store_->size()),
-      communicators_(store_->rank(), store_->size()) {
+      communicators_(store_->rank(), store_->size()),
+      objects_(environment_info(store_->size())) {
+  objects_.predefined.universe_size = static_cast<int>(store_->size());
   wire_up();
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/datatype.hpp"
 #include "runtime/kv_store.hpp"
 #include "runtime/message_table.hpp"
+#include "runtime/object_tables.hpp"
 #include "runtime/request_table.hpp"
 #include "runtime/send_target.hpp"
 #include "runtime/status_page.hpp"
@@ -51,6 +52,7 @@ class Context {
   BsendBuffer& bsend_buffer() noexcept { return bsend_; }
   MessageTable& messages() noexcept { return messages_; }
   SendTargetCache& send_targets() noexcept { return send_targets_; }
+  ObjectTables& objects() noexcept { return objects_; }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -99,6 +101,7 @@ class Context {
   BsendBuffer bsend_;
   MessageTable messages_;
   SendTargetCache send_targets_;
+  ObjectTables objects_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

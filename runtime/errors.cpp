@@ -32,6 +32,15 @@ const char* error_string(int error_class) noexcept {
     case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS: error code is in status";
     case MPI_ERR_PENDING: return "MPI_ERR_PENDING: pending request";
     case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM: out of memory";
+    case MPI_ERR_KEYVAL: return "MPI_ERR_KEYVAL: invalid attribute key";
+    case MPI_ERR_INFO: return "MPI_ERR_INFO: invalid info object";
+    case MPI_ERR_INFO_KEY: return "MPI_ERR_INFO_KEY: invalid info key";
+    case MPI_ERR_INFO_VALUE: return "MPI_ERR_INFO_VALUE: invalid info value";
+    case MPI_ERR_INFO_NOKEY: return "MPI_ERR_INFO_NOKEY: info key not found";
+    case MPI_ERR_ERRHANDLER: return "MPI_ERR_ERRHANDLER: invalid error handler";
+    case MPI_ERR_BASE: return "MPI_ERR_BASE: invalid memory base address";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION: operation not supported by shmpi";
+    case MPI_ERR_LASTCODE: return "MPI_ERR_LASTCODE: last predefined error code";
     default: return nullptr;
   }
 }
@@ -42,6 +51,13 @@ int raise_error(Context& context, const Communicator* comm, const char* call, in
                 const std::string& reason) {
   if (comm == nullptr) comm = context.communicator(MPI_COMM_WORLD);
   if (comm->errhandler == MPI_ERRORS_RETURN) return error_class;
+  if (auto* user = context.objects().errhandlers.function(comm->errhandler)) {
+    // The handler may free or replace the communicator: pass a copy of its handle.
+    MPI_Comm handle = comm->handle;
+    int code = error_class;
+    user(&handle, &code, call, reason.c_str());
+    return error_class;
+  }
   const std::string line =
       "shmpi: rank " + std::to_string(context.rank()) + ": " + call + ": " + reason;
   std::fprintf(stderr, "%s\n", line.c_str());

@@ -1,0 +1,247 @@
+// MPI entry points: communicators made from groups (MPI_Comm_create, also
+// on intercommunicators, MPI_Comm_create_group), by hardware (MPI_Comm_split_type), and the
+// duplicating variants (MPI_Comm_idup, MPI_Comm_dup_with_info).
+#include <algorithm>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "runtime/collectives.hpp"
+#include "runtime/comm_dup.hpp"
+#include "runtime/comm_split.hpp"
+#include "runtime/hardware_resource.hpp"
+#include "runtime/intercomm.hpp"
+#include "runtime/internal_channel.hpp"
+#include "runtime/p2p.hpp"
+
+using namespace shmpi::runtime;
+
+namespace {
+
+constexpr const char* kHwResourceKey = "mpi_hw_resource_type";
+constexpr const char* kSharedMemory = "mpi_shared_memory";
+
+// The communicator of `members` (world ranks, in rank order) if we are one
+// of them, else nothing.
+std::optional<Communicator> member_comm(Context& context, const Group& members, std::uint32_t id,
+                                        MPI_Errhandler errhandler) {
+  const int me = rank_in(members, context.rank());
+  if (me == MPI_UNDEFINED) return std::nullopt;
+  Communicator comm;
+  comm.context = id;
+  comm.rank = me;
+  comm.size = static_cast<std::int32_t>(members.size());
+  comm.world_ranks = members;
+  comm.errhandler = errhandler;
+  return comm;
+}
+
+// The group behind `handle` if it is a subset of `comm`; else raises.
+const Group* subgroup_or_raise(Context& context, const char* call, const Communicator& comm, MPI_Group handle,
+                               int& rc) {
+  const Group* g = context.objects().groups.find(handle);
+  if (g == nullptr) {
+    rc = raise_error(context, &comm, call, MPI_ERR_GROUP, "invalid group " + std::to_string(handle));
+    return nullptr;
+  }
+  for (std::uint32_t w : *g) {
+    if (rank_in(comm.group(), w) != MPI_UNDEFINED) continue;
+    rc = raise_error(context, &comm, call, MPI_ERR_GROUP,
+                     "the group holds world rank " + std::to_string(w) + ", which is not in " + comm.name);
+    return nullptr;
+  }
+  return g;
+}
+
+// The largest next_context() among `members` (we are number `me`), through
+// the first member, on `comm`'s collective context with the user's tag.
+std::uint32_t agree_among(Context& context, const Communicator& comm, const Group& members, int me, int tag,
+                          const char* call) {
+  std::uint32_t value = context.communicators().next_context();
+  InternalChannel channel(context, comm.collective_context(), me, internal_tag_for(tag), call);
+  if (me != 0) {
+    channel.send(members[0], &value, sizeof value);
+    channel.recv(0, members[0], &value, sizeof value);
+    return value;
+  }
+  for (std::size_t i = 1; i < members.size(); ++i) {
+    std::uint32_t theirs = 0;
+    channel.recv(static_cast<std::int32_t>(i), members[i], &theirs, sizeof theirs);
+    value = std::max(value, theirs);
+  }
+  for (std::size_t i = 1; i < members.size(); ++i) channel.send(members[i], &value, sizeof value);
+  return value;
+}
+
+int add_or_null(Context& context, std::optional<Communicator> comm, MPI_Comm* newcomm) {
+  *newcomm = comm ? context.communicators().add(std::move(*comm)) : MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+// On an intercommunicator each group passes a subgroup of its own: the
+// result joins the two (MPI_COMM_NULL if either is empty).
+int create_on_intercomm(Context& context, const char* call, const Communicator& inter, const Group& members,
+                        MPI_Comm* newcomm) {
+  const int position = rank_in(members, context.rank());
+  return add_or_null(context,
+                     split_intercomm(context, inter, position == MPI_UNDEFINED ? MPI_UNDEFINED : 0, position, call),
+                     newcomm);
+}
+
+}  // namespace
+
+// Collective over `comm`; every rank passes the same group (checked: the
+// sizes must agree, which costs nothing in the allreduce of the context).
+extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_create";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  int rc = MPI_SUCCESS;
+  const Group* g = subgroup_or_raise(context, kCall, *c, group, rc);
+  if (g == nullptr) return rc;
+  try {
+    const Group members = *g;
+    if (c->inter) return create_on_intercomm(context, kCall, Communicator(*c), members, newcomm);
+    const auto n = static_cast<std::uint32_t>(members.size());
+    std::uint32_t agreed[3] = {context.communicators().next_context(), n, ~n};  // MAX of ~n is ~min(n)
+    allreduce(context, *c, agreed, Reduction{MPI_MAX, MPI_UINT32_T, 3, sizeof agreed}, kCall);
+    context.communicators().reserve_context(agreed[0]);
+    if (agreed[1] != ~agreed[2])
+      return raise_error(context, context.communicator(comm), kCall, MPI_ERR_GROUP,
+                         "the ranks passed groups of different sizes (" + std::to_string(~agreed[2]) + " to " +
+                             std::to_string(agreed[1]) + ")");
+    return add_or_null(context, member_comm(context, members, agreed[0], c->errhandler), newcomm);
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
+  }
+}
+
+// Collective over the group's members only; they agree through the first.
+extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_create_group";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  if (int rc = raise_if(context, c, kCall, check_send_tag(tag))) return rc;
+  int rc = MPI_SUCCESS;
+  const Group* g = subgroup_or_raise(context, kCall, *c, group, rc);
+  if (g == nullptr) return rc;
+  try {
+    const Group members = *g;
+    const Communicator parent = *c;
+    const int me = rank_in(members, context.rank());
+    if (me == MPI_UNDEFINED) return add_or_null(context, std::nullopt, newcomm);
+    const std::uint32_t id = agree_among(context, parent, members, me, tag, kCall);
+    context.communicators().reserve_context(id);
+    return add_or_null(context, member_comm(context, members, id, parent.errhandler), newcomm);
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
+  }
+}
+
+namespace {
+
+// MPI_COMM_TYPE_HW_GUIDED: the resource named by the info key; a name
+// shmpi does not know, or a process not confined to one such resource,
+// gets MPI_COMM_NULL (MPI-4.1 section 7.4.2).
+int guided_color(const InfoStore& hints, std::string& resource) {
+  resource = *hints.get(kHwResourceKey);
+  if (resource == kSharedMemory) return 0;
+  const std::optional<HardwareLevel> level = hardware_level(resource);
+  if (!level) return MPI_UNDEFINED;
+  return confining_resource(*level).value_or(MPI_UNDEFINED);
+}
+
+// MPI_COMM_TYPE_HW_UNGUIDED: the largest resource level that splits the
+// communicator into strict subsets. Every rank's color at every level is
+// gathered, so all ranks pick the same level; nothing if none splits.
+std::optional<HardwareLevel> unguided_level(Context& context, const Communicator& comm, const char* call,
+                                            int& color) {
+  constexpr std::size_t kLevels = std::size(kHardwareLevels);
+  std::int32_t mine[kLevels];
+  for (std::size_t i = 0; i < kLevels; ++i) mine[i] = confining_resource(kHardwareLevels[i]).value_or(MPI_UNDEFINED);
+  std::vector<std::int32_t> all(kLevels * static_cast<std::size_t>(comm.size));
+  allgather(context, comm, mine, all.data(), sizeof mine, call);
+  for (std::size_t i = 0; i < kLevels; ++i) {
+    for (std::int32_t r = 1; r < comm.size; ++r) {
+      if (all[static_cast<std::size_t>(r) * kLevels + i] == all[i]) continue;
+      color = mine[i];
+      return kHardwareLevels[i];
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_split_type";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  const InfoStore* hints = info == MPI_INFO_NULL ? nullptr : context.objects().infos.find(info);
+  if (info != MPI_INFO_NULL && hints == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
+  if (split_type == MPI_COMM_TYPE_HW_GUIDED && (hints == nullptr || hints->get(kHwResourceKey) == nullptr))
+    return raise_error(context, c, kCall, MPI_ERR_INFO_NOKEY,
+                       std::string("MPI_COMM_TYPE_HW_GUIDED needs the info key ") + kHwResourceKey);
+  if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
+      split_type != MPI_COMM_TYPE_HW_UNGUIDED)
+    return raise_error(context, c, kCall, MPI_ERR_ARG, "invalid split_type " + std::to_string(split_type));
+  try {
+    const Communicator parent = *c;
+    std::string resource = kSharedMemory;  // every rank of a job shares this node's memory
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0;
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED) color = guided_color(*hints, resource);
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+      const std::optional<HardwareLevel> level = unguided_level(context, parent, kCall, color);
+      if (!level) return add_or_null(context, std::nullopt, newcomm);
+      resource = hardware_level_name(*level);
+    }
+    std::optional<Communicator> part = split(context, parent, color, key, kCall);
+    if (part) part->hints.set(kHwResourceKey, resource);
+    return add_or_null(context, std::move(part), newcomm);
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
+  }
+}
+
+// Made at once (the agreement is short); the request is complete from the start.
+extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Comm_idup";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr || request == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm or request pointer");
+  if (int rc = duplicate(context, kCall, comm, nullptr, newcomm)) return rc;
+  *request = completed_request(context, comm, false);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  constexpr const char* kCall = "MPI_Comm_dup_with_info";
+  Context& context = context_for(kCall);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
+  const InfoStore none;
+  const InfoStore* hints = info == MPI_INFO_NULL ? &none : context.objects().infos.find(info);
+  if (hints == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
+  const InfoStore copy = *hints;  // duplicate() may run callbacks that free `info`
+  return duplicate(context, kCall, comm, &copy, newcomm);
+}
+
+SHMPI_PMPI_ALIAS(Comm_create)
+SHMPI_PMPI_ALIAS(Comm_create_group)
+SHMPI_PMPI_ALIAS(Comm_split_type)
+SHMPI_PMPI_ALIAS(Comm_idup)
+SHMPI_PMPI_ALIAS(Comm_dup_with_info)
