@@ -21,6 +21,7 @@
 #include "runtime/kv_store.hpp"
 #include "runtime/message_table.hpp"
 #include "runtime/request_table.hpp"
+#include "runtime/schedule.hpp"
 #include "runtime/send_target.hpp"
 #include "runtime/status_page.hpp"
 
@@ -51,6 +52,15 @@ class Context {
   BsendBuffer& bsend_buffer() noexcept { return bsend_; }
   MessageTable& messages() noexcept { return messages_; }
   SendTargetCache& send_targets() noexcept { return send_targets_; }
+  Schedules& schedules() noexcept { return schedules_; }
+  UserOps& user_ops() noexcept { return user_ops_; }
+
+  // One round of progress, nonblocking collectives included (the Test calls).
+  bool progress() noexcept {
+    const bool moved = pml_.progress();
+    schedules_.progress(pml_);
+    return moved;
+  }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -65,7 +75,9 @@ class Context {
 
   // Progresses until done(), with the status page saying what we wait for.
   template <class Done>
-  void wait_until(Done&& done, const BlockedCall& call) noexcept {
+  void wait_until(Done&& finished, const BlockedCall& call) noexcept {
+    // Nonblocking collectives move on whenever the rank waits for anything.
+    auto done = [&] { schedules_.progress(pml_); return finished(); };
     // Most waits end within a few polls: only a wait that lasts gets
     // written into the status page (the hang report is about long waits).
     for (int i = 0; i < kPollsBeforeStatus; ++i) {
@@ -99,6 +111,8 @@ class Context {
   BsendBuffer bsend_;
   MessageTable messages_;
   SendTargetCache send_targets_;
+  Schedules schedules_;
+  UserOps user_ops_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.
