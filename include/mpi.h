@@ -130,6 +130,10 @@ typedef struct MPI_Status {
 #define MPI_MAXLOC ((MPI_Op)11)
 #define MPI_MINLOC ((MPI_Op)12)
 #define MPI_REPLACE ((MPI_Op)13)
+#define MPI_NO_OP ((MPI_Op)14)
+/* MPI_Op_create hands out handles from here on. */
+#define SHMPI_FIRST_USER_OP ((MPI_Op)32)
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
 /* ---- error handlers --------------------------------------------------- */
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
@@ -464,6 +468,87 @@ SHMPI_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_D
                             MPI_Op op, int root, MPI_Comm comm))
 SHMPI_DECLARE(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                             MPI_Comm comm))
+SHMPI_DECLARE(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm))
+SHMPI_DECLARE(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm))
+SHMPI_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                                  MPI_Op op))
+SHMPI_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+SHMPI_DECLARE(int, Op_free, (MPI_Op *op))
+SHMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
+
+/* Nonblocking collectives: they complete through MPI_Wait, MPI_Test and the rest. */
+SHMPI_DECLARE(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            MPI_Request *request))
+SHMPI_DECLARE(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request))
+SHMPI_DECLARE(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request))
+SHMPI_DECLARE(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request))
+SHMPI_DECLARE(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Request *request))
+SHMPI_DECLARE(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                           MPI_Request *request))
+SHMPI_DECLARE(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Request *request))
 
 #undef SHMPI_DECLARE
 

@@ -139,7 +139,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     fill_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (!is_complete(context, *request)) context.pml().progress();
+  if (!is_complete(context, *request)) context.progress();
   context.reap();
   *flag = is_complete(context, *request) ? 1 : 0;
   return *flag ? retire_raising(context, kCall, request, status) : MPI_SUCCESS;
@@ -168,7 +168,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_St
   Context& context = context_for(kCall);
   if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
-  context.pml().progress();
+  context.progress();
   context.reap();
   for (int i = 0; i < count; ++i) {
     if (requests[i] != MPI_REQUEST_NULL && !is_complete(context, requests[i])) {
@@ -221,7 +221,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* 
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
   int found = first_complete(context, count, requests);
   if (found == -1) {
-    context.pml().progress();
+    context.progress();
     found = first_complete(context, count, requests);
   }
   context.reap();
@@ -245,7 +245,7 @@ int some(Context& context, const char* call, int incount, MPI_Request* requests,
   if (block) {
     context.wait_until([&] { return state() != -1; }, BlockedCall{call, -1, -1, 0, 0});
   } else if (state() == -1) {
-    context.pml().progress();
+    context.progress();
   }
   context.reap();
   if (state() == MPI_UNDEFINED) {
@@ -288,6 +288,9 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   Context& context = context_for(kCall);
   MpiRequest* r = request == nullptr ? nullptr : context.requests().find(*request);
   if (r == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "invalid request");
+  if (r->collective)
+    return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_REQUEST,
+                       "a nonblocking collective cannot be cancelled");
   if (!r->proc_null) context.pml().cancel(r->pml);  // may be too late: then it completes normally
   return MPI_SUCCESS;
 }

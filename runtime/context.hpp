@@ -21,6 +21,7 @@
 #include "runtime/message_table.hpp"
 #include "runtime/object_tables.hpp"
 #include "runtime/request_table.hpp"
+#include "runtime/schedule.hpp"
 #include "runtime/send_target.hpp"
 #include "runtime/status_page.hpp"
 
@@ -53,6 +54,15 @@ class Context {
   MessageTable& messages() noexcept { return messages_; }
   SendTargetCache& send_targets() noexcept { return send_targets_; }
   ObjectTables& objects() noexcept { return objects_; }
+  Schedules& schedules() noexcept { return schedules_; }
+  UserOps& user_ops() noexcept { return user_ops_; }
+
+  // One round of progress, nonblocking collectives included (the Test calls).
+  bool progress() noexcept {
+    const bool moved = pml_.progress();
+    schedules_.progress(pml_);
+    return moved;
+  }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -68,7 +78,12 @@ class Context {
   // Progresses until done() (Pml::wait_until), with the status page saying
   // what we wait for should the wait last.
   template <class Done>
-  void wait_until(Done&& done, const BlockedCall& call) noexcept {
+  void wait_until(Done&& finished, const BlockedCall& call) noexcept {
+    // Nonblocking collectives move on whenever the rank waits for anything.
+    auto done = [&] {
+      schedules_.progress(pml_);
+      return finished();
+    };
     pml_.wait_until(done, LongWaitReport{status_, call, requests_});
   }
 
@@ -102,6 +117,8 @@ class Context {
   MessageTable messages_;
   SendTargetCache send_targets_;
   ObjectTables objects_;
+  Schedules schedules_;
+  UserOps user_ops_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

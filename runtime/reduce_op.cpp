@@ -265,8 +265,17 @@ struct Replace {
   static T apply(T in, T /*inout*/) noexcept { return in; }
 };
 
+// One-sided only (§11.3.4): the target's element stays as it is.
+struct NoOp {
+  static constexpr MPI_Op handle = MPI_NO_OP;
+  static constexpr const char* name = "MPI_NO_OP";
+  static constexpr GroupSet allowed = Replace::allowed;
+  template <class T>
+  static T apply(T /*in*/, T inout) noexcept { return inout; }
+};
+
 using Ops = std::tuple<OpNull, Max, Min, Sum, Prod, LAnd, BAnd, LOr, BOr, LXor, BXor,
-                       MaxLoc, MinLoc, Replace>;
+                       MaxLoc, MinLoc, Replace, NoOp>;
 inline constexpr std::size_t kOpCount = std::tuple_size_v<Ops>;
 
 // ---- kernels -------------------------------------------------------------
@@ -288,6 +297,7 @@ void reduce(const void* in, void* inout, std::size_t count) noexcept {
     if (in != inout) std::memcpy(inout, in, count * sizeof(T));
     return;
   }
+  if constexpr (std::is_same_v<Op, NoOp>) return;
   if (is_aligned<T>(in) && is_aligned<T>(inout)) {
     const T* a = static_cast<const T*>(in);
     T* b = static_cast<T*>(inout);

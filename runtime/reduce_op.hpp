@@ -7,7 +7,7 @@
 //     "C_INTEGER_EXTRA" group). The standard's C integer group lists only
 //     MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR; MPI_CHAR is a printable character.
 //   - MPI_REPLACE (§11.3.4, one-sided) applies to every predefined type and
-//     copies `in` over `inout`.
+//     copies `in` over `inout`; MPI_NO_OP (one-sided too) leaves `inout`.
 // MPI_MAXLOC / MPI_MINLOC apply only to the pair types of §5.9.4.
 //
 // Result conventions:

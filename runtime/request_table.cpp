@@ -19,6 +19,7 @@ MpiRequest& RequestTable::allocate(MPI_Request& handle) {
   r->proc_null = false;
   r->orphan = false;
   r->buffered = false;
+  r->collective = false;
   r->buffer_offset = 0;
   r->next_free = nullptr;
   r->pml.complete = false;

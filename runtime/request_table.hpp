@@ -24,6 +24,7 @@ struct MpiRequest {
   bool in_use = false;
   bool orphan = false;            // freed by the user while active
   bool buffered = false;          // the internal send of an MPI_Bsend
+  bool collective = false;        // a nonblocking collective's (runtime/schedule.hpp)
   std::size_t buffer_offset = 0;  // buffered: where its copy lives in the attached buffer
   MpiRequest* next_free = nullptr;
   MPI_Request handle = MPI_REQUEST_NULL;  // fixed for the slot's lifetime

@@ -53,6 +53,15 @@ BENCHMARKS = {
     "latency_floor": ("two", [], "floor"),
 }
 DEFAULT_SUITE = list(BENCHMARKS)
+# Collectives (osu_coll.h programs) at a fixed number of ranks, named
+# "<program>@<ranks>"; up to 1 MiB per rank, fewer iterations at 8 ranks
+# (more ranks than cores here: each call waits for descheduled ranks).
+# `--bench collectives` runs them all.
+for _coll in ("allreduce", "allgather", "alltoall", "bcast", "reduce", "gather"):
+    for _n in (2, 8):
+        _iters = [] if _n == 2 else ["-i", "200", "-x", "20"]
+        BENCHMARKS[f"{_coll}@{_n}"] = (_n, ["-m", "1048576"] + _iters, "latency")
+COLLECTIVE_SUITE = [b for b in BENCHMARKS if "@" in b]
 QUICK_SUITE = ["latency", "bw", "latency_floor"]
 IMPLS = ["shmpi", "openmpi", "mpich"]
 IMPL_NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
@@ -105,6 +114,8 @@ def parse_args(argv):
         p.error(f"build directory '{a.build}' does not exist")
     default_suite = QUICK_SUITE if a.quick else DEFAULT_SUITE
     a.suite = a.bench.split(",") if a.bench else default_suite
+    if a.suite == ["collectives"]:
+        a.suite = COLLECTIVE_SUITE
     bad = [b for b in a.suite if b not in BENCHMARKS]
     if bad:
         p.error(f"unknown benchmark '{bad[0]}' (known: {','.join(BENCHMARKS)})")
@@ -153,6 +164,7 @@ def launch_prefix(impl, run, n):
     cmd = [run, "-n", str(n)]
     if impl == "openmpi":
         cmd += ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    if impl in ("openmpi", "shmpi"):
         cmd += ["--oversubscribe"] if n > cores() else []
     return cmd
 
@@ -160,8 +172,8 @@ def launch_prefix(impl, run, n):
 def bench_command(build, launchers, impl, bench, pairs):
     ranks_kind, extra, _ = BENCHMARKS[bench]
     run, suffix = launchers[impl]
-    n = 2 if ranks_kind == "two" else 2 * pairs
-    binary = os.path.join(build, "benchmarks", "osu", f"osu_{bench}{suffix}")
+    n = 2 if ranks_kind == "two" else 2 * pairs if ranks_kind == "pairs" else ranks_kind
+    binary = os.path.join(build, "benchmarks", "osu", f"osu_{bench.split('@')[0]}{suffix}")
     if not os.access(binary, os.X_OK):
         return None
     return launch_prefix(impl, run, n) + [binary] + extra

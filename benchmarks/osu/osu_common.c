@@ -152,9 +152,9 @@ static void print_help(const struct osu_spec *spec)
         printf("  -K LIST        numbers of non-matching receives pre-posted "
                "on each rank (default 0,10,100,1000,10000)\n");
     printf("  -h             print this help\n");
-    printf("Ranks: %s\n", spec->ranks == OSU_RANKS_TWO
-                              ? "exactly 2"
-                              : "an even number; rank i pairs with i + n/2");
+    printf("Ranks: %s\n", spec->ranks == OSU_RANKS_TWO     ? "exactly 2"
+                          : spec->ranks == OSU_RANKS_PAIRS ? "an even number; rank i pairs with i + n/2"
+                                                           : "2 or more");
     fflush(stdout);
 }
 
@@ -192,6 +192,8 @@ static void check_ranks(const struct osu_spec *spec, int rank, int nranks)
         fail(spec, rank, "needs exactly 2 ranks, got %d", nranks);
     if (spec->ranks == OSU_RANKS_PAIRS && (nranks < 2 || nranks % 2 != 0))
         fail(spec, rank, "needs an even number of ranks (>= 2), got %d", nranks);
+    if (spec->ranks == OSU_RANKS_ANY && nranks < 2)
+        fail(spec, rank, "needs at least 2 ranks, got %d", nranks);
 }
 
 void osu_init(int *argc, char ***argv, const struct osu_spec *spec,

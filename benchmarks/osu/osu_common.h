@@ -1,6 +1,7 @@
 /* osu_common.h - what the shmpi OSU-style benchmarks share.
  *
- * The programs are plain C11 using only MPI-1 point-to-point calls plus
+ * The programs are plain C11 using only MPI-1 calls (point-to-point, and
+ * the collective under test in osu_coll.h's programs) plus
  * MPI_Barrier / MPI_Reduce / MPI_Wtime / MPI_Abort, so the same source builds
  * against shmpi, Open MPI and MPICH. Options, defaults, iteration counts and
  * the output format follow the OSU micro-benchmarks (OMB 7.x):
@@ -36,7 +37,8 @@ enum osu_kind { OSU_KIND_LATENCY, OSU_KIND_BANDWIDTH };
 /* How many ranks a program accepts. */
 enum osu_ranks {
     OSU_RANKS_TWO,  /* exactly 2 */
-    OSU_RANKS_PAIRS /* an even number >= 2: ranks [0, n/2) pair with [n/2, n) */
+    OSU_RANKS_PAIRS, /* an even number >= 2: ranks [0, n/2) pair with [n/2, n) */
+    OSU_RANKS_ANY    /* any number >= 2 (the collectives) */
 };
 
 /* Static description of one benchmark program. */

@@ -346,13 +346,13 @@ bool expected_applies(MPI_Op op, MPI_Datatype t) {
     case MPI_LAND: case MPI_LOR: case MPI_LXOR: return in(c_int) || t == MPI_C_BOOL;
     case MPI_BAND: case MPI_BOR: case MPI_BXOR: return in(c_int) || t == MPI_BYTE || in(multi);
     case MPI_MAXLOC: case MPI_MINLOC: return in(pairs);
-    case MPI_REPLACE: return t > MPI_DATATYPE_NULL && t < SHMPI_PREDEFINED_TYPES;
+    case MPI_REPLACE: case MPI_NO_OP: return t > MPI_DATATYPE_NULL && t < SHMPI_PREDEFINED_TYPES;
     default: return false;
   }
 }
 
 TEST(OpApplies, MatchesTheStandardsTableForEveryHandle) {
-  for (MPI_Op op = -2; op <= MPI_REPLACE + 2; ++op)
+  for (MPI_Op op = -2; op <= MPI_NO_OP + 2; ++op)
     for (MPI_Datatype t = -2; t <= SHMPI_PREDEFINED_TYPES + 2; ++t)
       EXPECT_EQ(op_applies(op, t), expected_applies(op, t)) << "op " << op << " type " << t;
 }
@@ -370,6 +370,15 @@ TEST(OpApplies, SpotChecks) {
   EXPECT_TRUE(op_applies(MPI_REPLACE, MPI_PACKED));
 }
 
+TEST(NoOp, LeavesTheTargetAsItIs) {
+  int in[3] = {1, 2, 3};
+  int io[3] = {7, 8, 9};
+  apply_op(MPI_NO_OP, MPI_INT, in, io, 3);
+  EXPECT_EQ(io[0], 7);
+  EXPECT_EQ(io[1], 8);
+  EXPECT_EQ(io[2], 9);
+}
+
 TEST(OpAppliesDeathTest, ApplyingAForbiddenOpAssertsInDebugAndIsANoOpInRelease) {
   std::uint8_t in = 1;
   std::uint8_t io = 1;
@@ -380,11 +389,11 @@ TEST(OpAppliesDeathTest, ApplyingAForbiddenOpAssertsInDebugAndIsANoOpInRelease) 
 TEST(OpName, NamesEveryPredefinedOp) {
   const char* names[] = {"MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",
                          "MPI_BAND", "MPI_LOR",  "MPI_BOR",    "MPI_LXOR",   "MPI_BXOR",
-                         "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE"};
-  for (MPI_Op op = MPI_MAX; op <= MPI_REPLACE; ++op)
+                         "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
+  for (MPI_Op op = MPI_MAX; op <= MPI_NO_OP; ++op)
     EXPECT_STREQ(op_name(op), names[op - MPI_MAX]);
   EXPECT_EQ(op_name(MPI_OP_NULL), nullptr);
-  EXPECT_EQ(op_name(MPI_REPLACE + 1), nullptr);
+  EXPECT_EQ(op_name(MPI_NO_OP + 1), nullptr);
   EXPECT_EQ(op_name(-1), nullptr);
 }
 

@@ -1,0 +1,115 @@
+// MPI entry points: alltoall, alltoallv, alltoallw, blocking and nonblocking
+// (schedule in runtime/coll_alltoall.cpp).
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/coll_call.hpp"
+
+using namespace shmpi::runtime;
+
+namespace {
+
+// The arguments of one side: uniform (`counts` == nullptr), v (one type)
+// or w (`types` per rank, byte displacements).
+struct Side {
+  const void* buffer;
+  int count;
+  const int* counts;
+  const int* displs;
+  MPI_Datatype type;
+  const MPI_Datatype* types;
+};
+
+Check side_blocks(Context& context, const Side& side, std::int32_t n, Blocks& out) {
+  if (side.types != nullptr)
+    return check_typed_blocks_w(context.datatypes(), side.buffer, side.counts, side.displs, side.types, n, out);
+  if (side.counts != nullptr)
+    return check_typed_blocks(context.datatypes(), side.buffer, side.counts, side.displs, side.type, n, out);
+  Typed t;
+  if (Check c = check_typed(context.datatypes(), side.buffer, side.count, side.type, t)) return c;
+  out = Blocks::uniform(side.buffer, t.bytes, n);
+  return std::nullopt;
+}
+
+// MPI_IN_PLACE: the data to send is in the receive buffer, laid out as
+// received; it is copied aside first, since blocks arrive over it.
+Blocks copied_aside(Schedule& s, const Blocks& recv) {
+  std::size_t extent = 0;
+  for (std::size_t i = 0; i < recv.bytes.size(); ++i)
+    if (recv.bytes[i] != 0) extent = std::max(extent, recv.offset[i] + recv.bytes[i]);
+  Blocks send = recv;
+  send.base = s.scratch(extent);
+  for (std::size_t i = 0; i < recv.bytes.size(); ++i)
+    if (recv.bytes[i] != 0) std::memcpy(send.base + recv.offset[i], recv.base + recv.offset[i], recv.bytes[i]);
+  return send;
+}
+
+int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI_Comm comm, MPI_Request* request,
+             bool nonblocking) {
+  Context& context = context_for(call);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, call, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  const bool in_place = send_side.buffer == MPI_IN_PLACE;
+  Blocks send;
+  Blocks recv;
+  if (int rc = raise_if(context, c, call,
+                        first_error({check_request_pointer(request, nonblocking),
+                                     check_not_in_place(recv_side.buffer, "recvbuf"),
+                                     in_place ? std::nullopt : side_blocks(context, send_side, c->size, send),
+                                     side_blocks(context, recv_side, c->size, recv)})))
+    return rc;
+  return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
+    build_alltoall(s, in_place ? copied_aside(s, recv) : send, recv);
+  });
+}
+
+}  // namespace
+
+extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall("MPI_Alltoall", Side{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                  Side{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, nullptr, false);
+}
+
+extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return alltoall("MPI_Ialltoall", Side{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                  Side{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, request, true);
+}
+
+extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  return alltoall("MPI_Alltoallv", Side{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
+                  Side{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, nullptr, false);
+}
+
+extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return alltoall("MPI_Ialltoallv", Side{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
+                  Side{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, request, true);
+}
+
+extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return alltoall("MPI_Alltoallw", Side{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                  Side{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, nullptr, false);
+}
+
+extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request* request) {
+  return alltoall("MPI_Ialltoallw", Side{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                  Side{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, request, true);
+}
+
+SHMPI_PMPI_ALIAS(Alltoall)
+SHMPI_PMPI_ALIAS(Ialltoall)
+SHMPI_PMPI_ALIAS(Alltoallv)
+SHMPI_PMPI_ALIAS(Ialltoallv)
+SHMPI_PMPI_ALIAS(Alltoallw)
+SHMPI_PMPI_ALIAS(Ialltoallw)

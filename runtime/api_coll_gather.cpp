@@ -1,0 +1,184 @@
+// MPI entry points: gather, scatter and allgather, blocking and nonblocking
+// (schedules in runtime/coll_gather.cpp).
+#include "runtime/coll_call.hpp"
+
+using namespace shmpi::runtime;
+
+namespace {
+
+// The root's blocks of a (v) call: `counts` == nullptr means `count` each.
+Check root_blocks(Context& context, const void* buffer, int count, const int* counts, const int* displs,
+                  MPI_Datatype type, std::int32_t n, Blocks& out) {
+  if (counts != nullptr) return check_typed_blocks(context.datatypes(), buffer, counts, displs, type, n, out);
+  Typed t;
+  if (Check c = check_typed(context.datatypes(), buffer, count, type, t)) return c;
+  out = Blocks::uniform(buffer, t.bytes, n);
+  return std::nullopt;
+}
+
+int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+           int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+  Context& context = context_for(call);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, call, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (int rc = raise_if(context, c, call,
+                        first_error({check_request_pointer(request, nonblocking), check_root(root, *c)})))
+    return rc;
+  const bool at_root = c->rank == root;
+  const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
+  Typed send;
+  Blocks recv;
+  if (int rc = raise_if(context, c, call,
+                        first_error({in_place ? std::nullopt : check_not_in_place(sendbuf, "sendbuf"),
+                                     in_place ? std::nullopt
+                                              : check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
+                                     at_root ? root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype,
+                                                           c->size, recv)
+                                             : std::nullopt})))
+    return rc;
+  const void* from = in_place ? recv.at(root) : sendbuf;
+  const std::size_t bytes = in_place ? recv.size_of(root) : send.bytes;
+  return run_collective(context, *c, comm, request, call,
+                        [&](Schedule& s) { build_gather(s, from, bytes, recv, root); });
+}
+
+int scatter(const char* call, const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
+            MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+            MPI_Request* request, bool nonblocking) {
+  Context& context = context_for(call);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, call, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (int rc = raise_if(context, c, call,
+                        first_error({check_request_pointer(request, nonblocking), check_root(root, *c)})))
+    return rc;
+  const bool at_root = c->rank == root;
+  const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+  Typed recv;
+  Blocks send;
+  if (int rc = raise_if(context, c, call,
+                        first_error({in_place ? std::nullopt : check_not_in_place(recvbuf, "recvbuf"),
+                                     in_place ? std::nullopt
+                                              : check_typed(context.datatypes(), recvbuf, recvcount, recvtype, recv),
+                                     at_root ? root_blocks(context, sendbuf, sendcount, sendcounts, displs, sendtype,
+                                                           c->size, send)
+                                             : std::nullopt})))
+    return rc;
+  void* to = in_place ? send.at(root) : recvbuf;
+  const std::size_t bytes = in_place ? send.size_of(root) : recv.bytes;
+  return run_collective(context, *c, comm, request, call,
+                        [&](Schedule& s) { build_scatter(s, send, to, bytes, root); });
+}
+
+int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
+              MPI_Request* request, bool nonblocking) {
+  Context& context = context_for(call);
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, call, comm);
+  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  Typed send;
+  Blocks recv;
+  if (int rc = raise_if(
+          context, c, call,
+          first_error({check_request_pointer(request, nonblocking), check_not_in_place(recvbuf, "recvbuf"),
+                       in_place ? std::nullopt : check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
+                       root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv)})))
+    return rc;
+  const void* from = in_place ? recv.at(c->rank) : sendbuf;
+  return run_collective(context, *c, comm, request, call, [&](Schedule& s) { build_allgather(s, from, recv); });
+}
+
+}  // namespace
+
+extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root,
+                comm, nullptr, false);
+}
+
+extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root,
+                comm, request, true);
+}
+
+extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                            MPI_Comm comm) {
+  return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
+                nullptr, false);
+}
+
+extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
+                request, true);
+}
+
+extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatter("MPI_Scatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, nullptr, false);
+}
+
+extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, request, true);
+}
+
+extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatter("MPI_Scatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                 nullptr, false);
+}
+
+extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                 request, true);
+}
+
+extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+                   comm, nullptr, false);
+}
+
+extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+                   comm, request, true);
+}
+
+extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                   nullptr, false);
+}
+
+extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request* request) {
+  return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                   request, true);
+}
+
+SHMPI_PMPI_ALIAS(Gather)
+SHMPI_PMPI_ALIAS(Igather)
+SHMPI_PMPI_ALIAS(Gatherv)
+SHMPI_PMPI_ALIAS(Igatherv)
+SHMPI_PMPI_ALIAS(Scatter)
+SHMPI_PMPI_ALIAS(Iscatter)
+SHMPI_PMPI_ALIAS(Scatterv)
+SHMPI_PMPI_ALIAS(Iscatterv)
+SHMPI_PMPI_ALIAS(Allgather)
+SHMPI_PMPI_ALIAS(Iallgather)
+SHMPI_PMPI_ALIAS(Allgatherv)
+SHMPI_PMPI_ALIAS(Iallgatherv)

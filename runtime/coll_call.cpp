@@ -1,0 +1,156 @@
+#include "runtime/coll_call.hpp"
+
+#include <string>
+#include <utility>
+
+#include "runtime/reduce_op.hpp"
+
+namespace shmpi::runtime {
+
+Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out) {
+  std::size_t element = 0;
+  if (Check c = first_error({check_count(count), check_datatype(types, type, element), check_buffer(buffer, count)}))
+    return c;
+  out = Typed{element, element * static_cast<std::size_t>(count)};
+  return std::nullopt;
+}
+
+namespace {
+
+Check check_arrays(const int* counts, const int* displs, std::int32_t n) {
+  if (n > 0 && (counts == nullptr || displs == nullptr))
+    return ArgError{MPI_ERR_ARG, "null counts or displacements array"};
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (counts[i] < 0)
+      return ArgError{MPI_ERR_COUNT, "negative count " + std::to_string(counts[i]) + " for rank " + std::to_string(i)};
+    if (displs[i] < 0 && counts[i] > 0)
+      return ArgError{MPI_ERR_ARG, "negative displacement " + std::to_string(displs[i]) + " for rank " +
+                                       std::to_string(i)};
+  }
+  return std::nullopt;
+}
+
+Check check_blocks_buffer(const void* buffer, const Blocks& b) {
+  for (std::size_t bytes : b.bytes)
+    if (bytes != 0 && buffer == nullptr) return ArgError{MPI_ERR_BUFFER, "null buffer with a nonzero count"};
+  return std::nullopt;
+}
+
+}  // namespace
+
+Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
+                         MPI_Datatype type, std::int32_t n, Blocks& out) {
+  std::size_t element = 0;
+  if (Check c = first_error({check_datatype(types, type, element), check_arrays(counts, displs, n)})) return c;
+  out.base = static_cast<std::byte*>(const_cast<void*>(buffer));
+  out.bytes.resize(static_cast<std::size_t>(n));
+  out.offset.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < out.bytes.size(); ++i) {
+    out.bytes[i] = static_cast<std::size_t>(counts[i]) * element;
+    out.offset[i] = counts[i] == 0 ? 0 : static_cast<std::size_t>(displs[i]) * element;
+  }
+  return check_blocks_buffer(buffer, out);
+}
+
+Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
+                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out) {
+  if (Check c = check_arrays(counts, displs, n)) return c;
+  if (n > 0 && types_of == nullptr) return ArgError{MPI_ERR_ARG, "null datatypes array"};
+  out.base = static_cast<std::byte*>(const_cast<void*>(buffer));
+  out.bytes.resize(static_cast<std::size_t>(n));
+  out.offset.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < out.bytes.size(); ++i) {
+    std::size_t element = 0;
+    if (Check c = check_datatype(types, types_of[i], element)) return c;
+    out.bytes[i] = static_cast<std::size_t>(counts[i]) * element;
+    out.offset[i] = counts[i] == 0 ? 0 : static_cast<std::size_t>(displs[i]);
+  }
+  return check_blocks_buffer(buffer, out);
+}
+
+Check check_root(int root, const Communicator& comm) {
+  if (root >= 0 && root < comm.size) return std::nullopt;
+  return ArgError{MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (" + comm.name + " has " +
+                                    std::to_string(comm.size) + " ranks)"};
+}
+
+Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out) {
+  const DatatypeInfo* info = context.datatypes().find(type);
+  if (const UserOp* user = context.user_ops().find(op)) {
+    if (info != nullptr) out = Operation{op, user->function, type, info->base_count, info->size, user->commutative};
+    return std::nullopt;
+  }
+  const char* name = op_name(op);
+  if (name == nullptr) return ArgError{MPI_ERR_OP, "invalid reduce operation " + std::to_string(op)};
+  if (op == MPI_REPLACE || op == MPI_NO_OP)
+    return ArgError{MPI_ERR_OP, std::string(name) + " is valid only in one-sided accumulate operations"};
+  if (info == nullptr) return std::nullopt;  // a bad type is reported elsewhere
+  if (op_applies(op, info->base)) {
+    out = Operation{op, nullptr, info->base, info->base_count, info->size, true};
+    return std::nullopt;
+  }
+  const DatatypeInfo* base = context.datatypes().find(info->base);
+  std::string reason = std::string(name) + " is not defined for " + (base != nullptr ? base->name : "this datatype");
+  if (type != info->base) reason += " (the element type of datatype " + std::to_string(type) + ")";
+  return ArgError{MPI_ERR_OP, reason};
+}
+
+Check check_reduce_buffers(const void* sendbuf, const void* recvbuf, int count) {
+  if (recvbuf == MPI_IN_PLACE) return ArgError{MPI_ERR_BUFFER, "recvbuf cannot be MPI_IN_PLACE"};
+  if (count > 0 && sendbuf == recvbuf)
+    return ArgError{MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)"};
+  return first_error({sendbuf == MPI_IN_PLACE ? std::nullopt : check_buffer(sendbuf, count),
+                      check_buffer(recvbuf, count)});
+}
+
+Check check_request_pointer(const MPI_Request* request, bool nonblocking) {
+  if (nonblocking && request == nullptr) return ArgError{MPI_ERR_REQUEST, "null request pointer"};
+  return std::nullopt;
+}
+
+Check check_not_in_place(const void* buffer, const char* which) {
+  if (buffer != MPI_IN_PLACE) return std::nullopt;
+  return ArgError{MPI_ERR_BUFFER, std::string(which) + " cannot be MPI_IN_PLACE here"};
+}
+
+std::unique_ptr<Schedule> new_schedule(Context& context, const Communicator& comm) {
+  return std::make_unique<Schedule>(comm, context.schedules().next_tag(comm.collective_context()));
+}
+
+namespace {
+
+int truncated(Context& context, const Communicator& comm, const char* call) {
+  return raise_error(context, &comm, call, MPI_ERR_TRUNCATE,
+                     "a collective message was longer than its receive buffer (counts or datatypes differ "
+                     "between ranks)");
+}
+
+}  // namespace
+
+int launch(Context& context, const Communicator& comm, MPI_Comm handle, std::unique_ptr<Schedule> schedule,
+           MPI_Request* request, const char* call) {
+  pml::Pml& pml = context.pml();
+  if (request == nullptr) {
+    Schedule& s = *schedule;
+    if (!s.start(pml)) context.wait_until([&] { return s.progress(pml); }, s.blocked_call(call));
+    return s.truncated() ? truncated(context, comm, call) : MPI_SUCCESS;
+  }
+  MpiRequest& r = context.requests().allocate(*request);
+  r.comm = handle;
+  r.collective = true;
+  r.pml.kind = pml::RequestKind::Send;
+  r.pml.capacity = 0;
+  if (!schedule->start(pml)) {
+    context.schedules().add(std::move(schedule), r);
+    return MPI_SUCCESS;
+  }
+  if (schedule->truncated()) r.pml.status.result = pml::Completion::Truncated;
+  r.pml.complete = true;
+  return MPI_SUCCESS;
+}
+
+int out_of_memory(Context& context, const Communicator& comm, const char* call) {
+  return raise_error(context, &comm, call, MPI_ERR_NO_MEM, "out of memory for a collective's temporary buffers");
+}
+
+}  // namespace shmpi::runtime

@@ -1,0 +1,72 @@
+// What the collective entry points share (api_coll*.cpp): argument checks
+// that turn (buffer, count, datatype) into bytes, the operation a reduction
+// applies, and launching a built schedule as a blocking or nonblocking call.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "mpi.h"
+#include "runtime/api.hpp"
+#include "runtime/coll_schedules.hpp"
+
+namespace shmpi::runtime {
+
+// A checked (buffer, count, datatype) argument. Every datatype is
+// contiguous today: extent == element size. A non-contiguous one would
+// pack into a schedule's scratch here, leaving the algorithms unchanged.
+struct Typed {
+  std::size_t element = 0;  // bytes of one element
+  std::size_t bytes = 0;    // count * element
+};
+Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out);
+// Per-rank counts and displacements (in elements of `type`) over `n` ranks.
+Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
+                         MPI_Datatype type, std::int32_t n, Blocks& out);
+// The same with one datatype per rank and displacements in bytes (Alltoallw).
+Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
+                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out);
+Check check_root(int root, const Communicator& comm);
+// `op` is a predefined op that applies to `type`'s elements, or a user op
+// (any datatype); fills `out` for `type`.
+Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out);
+// Reductions: MPI_IN_PLACE is allowed for sendbuf only; recvbuf is a real
+// buffer distinct from sendbuf.
+Check check_reduce_buffers(const void* sendbuf, const void* recvbuf, int count);
+
+// A schedule for the next collective call on `comm` (one tag per call).
+std::unique_ptr<Schedule> new_schedule(Context& context, const Communicator& comm);
+
+// Runs `schedule` to completion (request == nullptr: a blocking call) or
+// starts it behind a new request in `*request`. MPI_SUCCESS, or the error
+// raised through the communicator's handler.
+int launch(Context& context, const Communicator& comm, MPI_Comm handle, std::unique_ptr<Schedule> schedule,
+           MPI_Request* request, const char* call);
+
+// MPI_ERR_NO_MEM for a temporary buffer that could not be had.
+int out_of_memory(Context& context, const Communicator& comm, const char* call);
+
+// The request pointer of a nonblocking call must be valid.
+Check check_request_pointer(const MPI_Request* request, bool nonblocking);
+// `buffer` is not MPI_IN_PLACE (`which`: "sendbuf" or "recvbuf").
+Check check_not_in_place(const void* buffer, const char* which);
+
+// Builds a schedule with build(Schedule&) and launches it; out of memory
+// is raised as MPI_ERR_NO_MEM.
+template <class Build>
+int run_collective(Context& context, const Communicator& comm, MPI_Comm handle, MPI_Request* request,
+                   const char* call, Build&& build) {
+  std::unique_ptr<Schedule> schedule;
+  try {
+    schedule = new_schedule(context, comm);
+    build(*schedule);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory(context, comm, call);
+  }
+  return launch(context, comm, handle, std::move(schedule), request, call);
+}
+
+}  // namespace shmpi::runtime

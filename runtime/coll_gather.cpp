@@ -1,0 +1,88 @@
+// Gather, scatter and allgather schedules.
+#include <algorithm>
+
+#include "runtime/coll_schedules.hpp"
+
+namespace shmpi::runtime {
+namespace {
+
+// Equal blocks up to this many bytes in all go by Bruck's algorithm.
+constexpr std::size_t kBruckLimit = 32 * 1024;
+
+bool equal_blocks(const Blocks& b) {
+  return std::all_of(b.bytes.begin(), b.bytes.end(), [&](std::size_t x) { return x == b.bytes[0]; });
+}
+
+// Block i of a work buffer holds rank (rank + i) % n's block; round d sends
+// the first min(d, n - d) blocks to rank - d and receives as many from
+// rank + d behind them; then the blocks are put in rank order.
+void bruck_allgather(Schedule& s, const void* send, const Blocks& recv) {
+  const std::int32_t n = s.size();
+  const std::int32_t rank = s.rank();
+  const std::size_t each = recv.size_of(0);
+  std::byte* work = s.scratch(each * static_cast<std::size_t>(n));
+  s.copy(send, work, each);
+  s.end_round();
+  for (std::int32_t distance = 1; distance < n; distance <<= 1) {
+    const auto blocks = static_cast<std::size_t>(std::min(distance, n - distance));
+    s.recv((rank + distance) % n, work + static_cast<std::size_t>(distance) * each, blocks * each);
+    s.send((rank - distance + n) % n, work, blocks * each);
+    s.end_round();
+  }
+  for (std::int32_t i = 0; i < n; ++i) s.copy(work + static_cast<std::size_t>(i) * each, recv.at((rank + i) % n), each);
+  s.end_round();
+}
+
+// Round k passes block rank - k to the right and takes block rank - k - 1
+// from the left, straight into place.
+void ring_allgather(Schedule& s, const void* send, const Blocks& recv) {
+  const std::int32_t n = s.size();
+  const std::int32_t rank = s.rank();
+  s.copy(send, recv.at(rank), recv.size_of(rank));
+  s.end_round();
+  const std::int32_t right = (rank + 1) % n;
+  const std::int32_t left = (rank - 1 + n) % n;
+  for (std::int32_t k = 0; k < n - 1; ++k) {
+    const std::int32_t out = (rank - k + n) % n;
+    const std::int32_t in = (rank - k - 1 + n) % n;
+    if (recv.size_of(in) != 0) s.recv(left, recv.at(in), recv.size_of(in));
+    if (recv.size_of(out) != 0) s.send(right, recv.at(out), recv.size_of(out));
+    s.end_round();
+  }
+}
+
+}  // namespace
+
+void build_gather(Schedule& s, const void* send, std::size_t send_bytes, const Blocks& recv, std::int32_t root) {
+  if (s.rank() != root) {
+    if (send_bytes != 0) s.send(root, send, send_bytes);
+    s.end_round();
+    return;
+  }
+  for (std::int32_t i = 0; i < s.size(); ++i)
+    if (i != root && recv.size_of(i) != 0) s.recv(i, recv.at(i), recv.size_of(i));
+  s.copy(send, recv.at(root), recv.size_of(root));
+  s.end_round();
+}
+
+void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv_bytes, std::int32_t root) {
+  if (s.rank() != root) {
+    if (recv_bytes != 0) s.recv(root, recv, recv_bytes);
+    s.end_round();
+    return;
+  }
+  for (std::int32_t i = 0; i < s.size(); ++i)
+    if (i != root && send.size_of(i) != 0) s.send(i, send.at(i), send.size_of(i));
+  s.copy(send.at(root), recv, send.size_of(root));
+  s.end_round();
+}
+
+void build_allgather(Schedule& s, const void* send, const Blocks& recv) {
+  const auto n = static_cast<std::size_t>(s.size());
+  if (equal_blocks(recv) && recv.bytes[0] * n <= kBruckLimit)
+    bruck_allgather(s, send, recv);
+  else
+    ring_allgather(s, send, recv);
+}
+
+}  // namespace shmpi::runtime

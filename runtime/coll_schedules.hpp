@@ -1,0 +1,66 @@
+// The collective algorithms, each written once as a Schedule builder
+// (runtime/schedule.hpp): blocking calls run the schedule to completion,
+// nonblocking ones hand it to Schedules. Builders append rounds, so one
+// schedule can hold several phases (reduce, then scatter).
+//
+// Buffers are bytes: every datatype is contiguous today (see schedule.hpp
+// for how a non-contiguous one would fit). Reductions combine elements of
+// the schedule's Operation, always as lower rank op higher rank, so
+// non-commutative user operations get MPI's canonical order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/schedule.hpp"
+
+namespace shmpi::runtime {
+
+// One block per rank in a buffer: block i is bytes[i] bytes at base + offset[i].
+struct Blocks {
+  std::byte* base = nullptr;
+  std::vector<std::size_t> bytes;
+  std::vector<std::size_t> offset;
+
+  std::byte* at(std::int32_t i) const noexcept { return base + offset[static_cast<std::size_t>(i)]; }
+  std::size_t size_of(std::int32_t i) const noexcept { return bytes[static_cast<std::size_t>(i)]; }
+  // n blocks of `each` bytes, one after another.
+  static Blocks uniform(const void* base, std::size_t each, std::int32_t n);
+};
+
+// Dissemination: ceil(log2 n) rounds of one send and one receive.
+void build_barrier(Schedule& s);
+// Binomial tree from the root: ceil(log2 n) rounds.
+void build_bcast(Schedule& s, void* buffer, std::size_t bytes, std::int32_t root);
+// Linear: every rank's block goes straight to (comes straight from) the
+// root, all in one round; in shared memory the root's receives overlap.
+// At the root `send` may be recv.at(root) (MPI_IN_PLACE).
+void build_gather(Schedule& s, const void* send, std::size_t send_bytes, const Blocks& recv, std::int32_t root);
+void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv_bytes, std::int32_t root);
+// Bruck (ceil(log2 n) rounds) for equal blocks up to kBruckLimit bytes in
+// all; a ring (n - 1 rounds, each rank sending every block once) otherwise.
+// `send` may be recv.at(rank) (MPI_IN_PLACE).
+void build_allgather(Schedule& s, const void* send, const Blocks& recv);
+// Every exchange in one round while the largest block is small (the
+// latency of one round); pairwise exchange (n - 1 rounds, one peer each)
+// for larger blocks, so no rank is flooded by n - 1 senders at once.
+void build_alltoall(Schedule& s, const Blocks& send, const Blocks& recv);
+
+// Binomial tree: over ranks relative to the root for commutative ops, over
+// ranks from 0 (then one message to the root) otherwise. `send` may equal
+// `recv` at the root; `recv` is unused elsewhere.
+void build_reduce(Schedule& s, const void* send, void* recv, std::size_t count, std::int32_t root);
+// Recursive doubling (pairs folded first when n is not a power of two) for
+// small vectors and non-commutative ops; for large commutative ones a ring
+// reduce-scatter then a ring allgather (each rank moves 2(n-1)/n of the
+// vector instead of log2 n whole vectors). `send` may equal `recv`.
+void build_allreduce(Schedule& s, const void* send, void* recv, std::size_t count);
+// Reduce to rank 0, then scatter the blocks (`counts` elements each);
+// `send` may equal `recv` (MPI_IN_PLACE: the input is in `recv`).
+void build_reduce_scatter(Schedule& s, const void* send, void* recv, const std::vector<std::size_t>& counts);
+// Recursive doubling (Hillis-Steele): log2 n rounds. Exclusive leaves
+// rank 0's `recv` untouched. `send` may equal `recv`.
+void build_scan(Schedule& s, const void* send, void* recv, std::size_t count, bool exclusive);
+
+}  // namespace shmpi::runtime

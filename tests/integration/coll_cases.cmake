@@ -1,0 +1,16 @@
+# Integration cases for the collectives (runtime/coll_*.cpp, schedule.cpp):
+# every collective, blocking and nonblocking, against a local reference
+# (included from CMakeLists.txt, after runtime_cases.cmake, which defines
+# shmpi_ok_cases).
+add_executable(coll_reference coll_reference.c)
+target_link_libraries(coll_reference PRIVATE shmpi)
+target_compile_options(coll_reference PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+
+shmpi_ok_cases(coll_reference 300 1 2 3 4 5 8)
+
+# Other seeds at the sizes that are not powers of two.
+foreach(seed 7 99)
+  shmpi_case(coll_reference.np6.seed${seed} TIMEOUT 300 ARGS
+    --count "^coll_reference: rank [0-9]+ OK" 6 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 6 --oversubscribe $<TARGET_FILE:coll_reference> 200 ${seed})
+endforeach()

@@ -1,0 +1,187 @@
+/* Data, operations and the reference reduction of coll_reference.c: every
+ * rank can compute any rank's contribution from (seed, case, rank, index)
+ * alone, so the expected result of a collective is computed locally with
+ * plain loops, never with the library under test. */
+#ifndef SHMPI_TESTS_COLL_REF_DATA_H
+#define SHMPI_TESTS_COLL_REF_DATA_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { K_INT, K_DOUBLE, K_UCHAR, K_LL, K_SHORT, K_2INT, K_INT3, K_MAT, K_COUNT };
+static const char *kind_name[K_COUNT] = {"MPI_INT", "MPI_DOUBLE", "MPI_UNSIGNED_CHAR", "MPI_LONG_LONG_INT",
+                                         "MPI_SHORT", "MPI_2INT", "contiguous(3, MPI_INT)",
+                                         "contiguous(4, MPI_INT) matrix"};
+static MPI_Datatype kind_type[K_COUNT];
+static size_t kind_size[K_COUNT];
+
+typedef struct { int v, i; } int2;
+
+/* User operations: a commutative sum of ints and a non-commutative 2x2
+ * matrix product mod 1009 (in x inout: lower ranks on the left). */
+enum { OP_USER_SUM = 1000, OP_MATMUL = 1001 };
+static MPI_Op user_sum_op, matmul_op;
+
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type) {
+  int size = 0;
+  MPI_Type_size(*type, &size);
+  const int *a = in;
+  int *b = inout;
+  for (long i = 0; i < (long)*len * (size / (int)sizeof(int)); ++i) b[i] = (int)((unsigned)a[i] + (unsigned)b[i]);
+}
+
+static void matmul4(const int *a, const int *b, int *out) {
+  int c[4];
+  c[0] = (a[0] * b[0] + a[1] * b[2]) % 1009;
+  c[1] = (a[0] * b[1] + a[1] * b[3]) % 1009;
+  c[2] = (a[2] * b[0] + a[3] * b[2]) % 1009;
+  c[3] = (a[2] * b[1] + a[3] * b[3]) % 1009;
+  memcpy(out, c, sizeof c);
+}
+
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  for (int i = 0; i < *len; ++i) matmul4((const int *)in + 4 * i, (int *)inout + 4 * i, (int *)inout + 4 * i);
+}
+
+static void setup_kinds(void) {
+  const MPI_Datatype pre[] = {MPI_INT, MPI_DOUBLE, MPI_UNSIGNED_CHAR, MPI_LONG_LONG_INT, MPI_SHORT, MPI_2INT};
+  for (int k = 0; k < K_INT3; ++k) kind_type[k] = pre[k];
+  MPI_Type_contiguous(3, MPI_INT, &kind_type[K_INT3]);
+  MPI_Type_commit(&kind_type[K_INT3]);
+  MPI_Type_contiguous(4, MPI_INT, &kind_type[K_MAT]);
+  MPI_Type_commit(&kind_type[K_MAT]);
+  for (int k = 0; k < K_COUNT; ++k) {
+    int s = 0;
+    MPI_Type_size(kind_type[k], &s);
+    kind_size[k] = (size_t)s;
+  }
+  MPI_Op_create(user_sum, 1, &user_sum_op);
+  MPI_Op_create(matmul, 0, &matmul_op);
+}
+
+static void free_kinds(void) {
+  MPI_Type_free(&kind_type[K_INT3]);
+  MPI_Type_free(&kind_type[K_MAT]);
+  MPI_Op_free(&user_sum_op);
+  MPI_Op_free(&matmul_op);
+}
+
+/* The ops each kind is reduced with (MPI_OP_NULL ends a list). */
+static const int kind_ops[K_COUNT][12] = {
+    {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR, OP_USER_SUM},
+    {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN},
+    {MPI_SUM, MPI_BXOR, MPI_MAX},
+    {MPI_SUM, MPI_MIN, MPI_BOR},
+    {MPI_SUM, MPI_MAX},
+    {MPI_MAXLOC, MPI_MINLOC},
+    {MPI_SUM, MPI_MAX, OP_USER_SUM},
+    {OP_MATMUL},
+};
+
+static int op_count(int kind) {
+  int n = 0;
+  while (n < 12 && kind_ops[kind][n] != MPI_OP_NULL) ++n;
+  return n;
+}
+
+static MPI_Op mpi_op(int op) { return op == OP_USER_SUM ? user_sum_op : op == OP_MATMUL ? matmul_op : op; }
+
+static const char *op_label(int op) {
+  static const char *names[] = {"NULL", "MAX", "MIN", "SUM", "PROD", "LAND", "BAND", "LOR",
+                                "BOR",  "LXOR", "BXOR", "MAXLOC", "MINLOC"};
+  if (op == OP_USER_SUM) return "user sum";
+  if (op == OP_MATMUL) return "user matmul (non-commutative)";
+  return op >= 0 && op <= MPI_MINLOC ? names[op] : "?";
+}
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+/* Fills `count` elements of `kind` with rank `r`'s data for case `id`. */
+static void fill(void *buf, int kind, int count, uint64_t seed, int id, int r) {
+  for (int i = 0; i < count; ++i) {
+    uint64_t h = mix(seed * 0x9e3779b97f4a7c15ULL + (uint64_t)id * 1000003u + (uint64_t)r * 7919u + (uint64_t)i);
+    switch (kind) {
+      case K_INT: ((int *)buf)[i] = (int)(h % 9) - 4; break;
+      case K_DOUBLE: ((double *)buf)[i] = (double)(h % 16); break;
+      case K_UCHAR: ((unsigned char *)buf)[i] = (unsigned char)h; break;
+      case K_LL: ((long long *)buf)[i] = (long long)(h % 2001) - 1000; break;
+      case K_SHORT: ((short *)buf)[i] = (short)((int)(h % 201) - 100); break;
+      case K_2INT: ((int2 *)buf)[i] = (int2){(int)(h % 5), (int)((h >> 20) % 100)}; break;
+      case K_INT3:
+        for (int j = 0; j < 3; ++j) ((int *)buf)[3 * i + j] = (int)((h >> (8 * j)) % 9) - 4;
+        break;
+      case K_MAT:
+        for (int j = 0; j < 4; ++j) ((int *)buf)[4 * i + j] = (int)((h >> (12 * j)) % 1009);
+        break;
+    }
+  }
+}
+
+#define INT_CASES(y, u, v)           \
+  case MPI_SUM: y = u + v; break;    \
+  case MPI_PROD: y = u * v; break;   \
+  case MPI_MAX: y = u > v ? u : v; break; \
+  case MPI_MIN: y = u < v ? u : v; break; \
+  case MPI_BAND: y = u & v; break;   \
+  case MPI_BOR: y = u | v; break;    \
+  case MPI_BXOR: y = u ^ v; break;   \
+  case MPI_LAND: y = u && v; break;  \
+  case MPI_LOR: y = u || v; break;   \
+  case MPI_LXOR: y = !u != !v; break; \
+  case OP_USER_SUM: y = u + v; break;
+
+/* b[i] = a[i] op b[i] for `count` elements: `a` holds the lower ranks. */
+static void combine(int kind, int op, const void *a, void *b, int count) {
+  for (int i = 0; i < count; ++i) {
+    switch (kind) {
+      case K_INT: { int u = ((const int *)a)[i], v = ((int *)b)[i]; switch (op) { INT_CASES(((int *)b)[i], u, v) } break; }
+      case K_UCHAR: {
+        unsigned char u = ((const unsigned char *)a)[i], v = ((unsigned char *)b)[i];
+        switch (op) { INT_CASES(((unsigned char *)b)[i], u, v) }
+        break;
+      }
+      case K_LL: {
+        long long u = ((const long long *)a)[i], v = ((long long *)b)[i];
+        switch (op) { INT_CASES(((long long *)b)[i], u, v) }
+        break;
+      }
+      case K_SHORT: { short u = ((const short *)a)[i], v = ((short *)b)[i]; switch (op) { INT_CASES(((short *)b)[i], u, v) } break; }
+      case K_DOUBLE: {
+        double u = ((const double *)a)[i], v = ((double *)b)[i], *y = &((double *)b)[i];
+        *y = op == MPI_SUM ? u + v : op == MPI_PROD ? u * v : op == MPI_MAX ? (u > v ? u : v) : (u < v ? u : v);
+        break;
+      }
+      case K_2INT: {
+        int2 u = ((const int2 *)a)[i], v = ((int2 *)b)[i], *y = &((int2 *)b)[i];
+        int better = op == MPI_MAXLOC ? u.v > v.v : u.v < v.v, worse = op == MPI_MAXLOC ? u.v < v.v : u.v > v.v;
+        *y = better ? u : worse ? v : (int2){u.v, u.i < v.i ? u.i : v.i};
+        break;
+      }
+      case K_INT3:
+        combine(K_INT, op, (const int *)a + 3 * i, (int *)b + 3 * i, 3);
+        break;
+      case K_MAT: matmul4((const int *)a + 4 * i, (const int *)b + 4 * i, (int *)b + 4 * i); break;
+    }
+  }
+}
+
+/* out = x_lo op ... op x_hi over ranks lo..hi of case `id` (hi >= lo). */
+static void reference(void *out, void *tmp, int kind, int op, int count, uint64_t seed, int id, int lo, int hi) {
+  fill(out, kind, count, seed, id, lo);
+  for (int r = lo + 1; r <= hi; ++r) {
+    fill(tmp, kind, count, seed, id, r);
+    combine(kind, op, out, tmp, count);
+    memcpy(out, tmp, kind_size[kind] * (size_t)count);
+  }
+}
+
+#endif
