@@ -51,6 +51,7 @@ class Context {
   BsendBuffer& bsend_buffer() noexcept { return bsend_; }
   MessageTable& messages() noexcept { return messages_; }
   SendTargetCache& send_targets() noexcept { return send_targets_; }
+  PartitionedPairing& partitioned_pairing() noexcept { return partitioned_pairing_; }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -99,6 +100,7 @@ class Context {
   BsendBuffer bsend_;
   MessageTable messages_;
   SendTargetCache send_targets_;
+  PartitionedPairing partitioned_pairing_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

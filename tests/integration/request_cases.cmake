@@ -1,6 +1,6 @@
 # Integration cases for requests: persistent and partitioned communication,
 # the MPI_Bsend buffer, and what a rank that calls MPI_Abort leaves behind.
-foreach(program abort_flush)
+foreach(program abort_flush persistent)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -14,3 +14,17 @@ shmpi_case(abort_flush.np3 ARGS
   --match "rank 1 .*MPI_Abort.* 7"
   --no-match "FAIL" --
   ${SHMPI_RUN} -n 3 --oversubscribe $<TARGET_FILE:abort_flush>)
+
+shmpi_ok_cases(persistent 120 1 2 3)
+# The same with small eager and rendezvous limits, and with single copy refused.
+foreach(setting eager_limit=64 test_cma_eperm=1)
+  string(REGEX REPLACE "[=]" "_" suffix ${setting})
+  shmpi_case(persistent.${suffix} TIMEOUT 120 ARGS
+    --count "^persistent: rank [0-9]+ OK" 2 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:persistent>)
+endforeach()
+shmpi_case(persistent.fatal_start ARGS
+  --rc-nonzero
+  --count "^shmpi: rank 0: MPI_Start: request [0-9]+ is already active: complete it \\(MPI_Wait, MPI_Test, \\.\\.\\.\\) before starting it again$" 1
+  --no-match "FAIL" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:persistent> fatal_start)
