@@ -1,8 +1,8 @@
 # Integration cases for requests: persistent and partitioned communication,
 # the MPI_Bsend buffer, and what a rank that calls MPI_Abort leaves behind.
-foreach(program abort_flush persistent)
+foreach(program abort_flush persistent partitioned)
   add_executable(${program} ${program}.c)
-  target_link_libraries(${program} PRIVATE shmpi)
+  target_link_libraries(${program} PRIVATE shmpi Threads::Threads)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
 endforeach()
 
@@ -28,3 +28,26 @@ shmpi_case(persistent.fatal_start ARGS
   --count "^shmpi: rank 0: MPI_Start: request [0-9]+ is already active: complete it \\(MPI_Wait, MPI_Test, \\.\\.\\.\\) before starting it again$" 1
   --no-match "FAIL" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:persistent> fatal_start)
+
+# Partitioned: seeded shuffles of the ready order; also with small eager and
+# rendezvous limits and with single copy refused.
+foreach(n 1 2 3)
+  set(flags)
+  if(n GREATER 2)
+    set(flags --oversubscribe)
+  endif()
+  shmpi_case(partitioned.np${n} TIMEOUT 120 ARGS
+    --count "^partitioned: rank [0-9]+ OK" ${n} --match "^partitioned: seed 1[0-9]$" --no-match "FAIL" --
+    ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:partitioned> 1${n})
+endforeach()
+foreach(setting eager_limit=64 test_cma_eperm=1)
+  string(REGEX REPLACE "[=]" "_" suffix ${setting})
+  shmpi_case(partitioned.${suffix} TIMEOUT 120 ARGS
+    --count "^partitioned: rank [0-9]+ OK" 2 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:partitioned> 7)
+endforeach()
+shmpi_case(partitioned.fatal_pready ARGS
+  --rc-nonzero
+  --count "^shmpi: rank 0: MPI_Pready: partition 2 out of range: request [0-9]+ has 2 \\(0 to 1\\)$" 1
+  --no-match "FAIL" --
+  ${SHMPI_RUN} -n 2 $<TARGET_FILE:partitioned> fatal_pready)
