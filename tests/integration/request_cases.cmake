@@ -51,3 +51,16 @@ shmpi_case(partitioned.fatal_pready ARGS
   --count "^shmpi: rank 0: MPI_Pready: partition 2 out of range: request [0-9]+ has 2 \\(0 to 1\\)$" 1
   --no-match "FAIL" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:partitioned> fatal_pready)
+
+# The request benchmarks run and print one row per size with both columns.
+if(SHMPI_BUILD_BENCHMARKS)  # the targets are defined later, in benchmarks/osu
+  shmpi_case(osu_latency_persistent ARGS
+    --count "^[0-9]+ +[0-9.]+ +[0-9.]+$" 14 --match "Nonblocking \\(us\\) +Persistent \\(us\\)" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_latency_persistent> -m 0:4096 -i 50 -x 5)
+  shmpi_case(osu_bw_persistent ARGS
+    --count "^[0-9]+ +[0-9.]+ +[0-9.]+$" 17 --match "Nonblocking \\(MB/s\\) +Persistent \\(MB/s\\)" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_bw_persistent> -m 1:65536 -i 3 -x 1 -W 8)
+  shmpi_case(osu_partitioned ARGS
+    --count "^[0-9]+ +[0-9.]+ +[0-9.]+$" 16 --match "One message \\(us\\) +Partitioned \\(us\\)" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_partitioned> -m 0:262144 -i 20 -x 2)
+endif()
