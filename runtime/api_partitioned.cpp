@@ -63,20 +63,20 @@ int partitioned_init(const char* call, bool send, const void* buf, int partition
   return MPI_SUCCESS;
 }
 
-// The active partitioned request of `kind` (send or receive) behind
-// `request`, with `partition` in range; nullptr after raising the error
-// into `rc` otherwise.
+[[gnu::noinline, gnu::cold]] int refuse_request(Context& context, const char* call, MPI_Request request, bool send) {
+  const MpiRequest* r = context.requests().find(request);
+  const std::string which = "request " + std::to_string(request);
+  if (r == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "invalid " + which);
+  return raise_error(context, context.communicator(r->comm), call, MPI_ERR_REQUEST,
+                     which + " is not a partitioned " + (send ? "send (MPI_Psend_init)" : "receive (MPI_Precv_init)"));
+}
+
+// The partitioned request of `kind` (send or receive) behind `request`;
+// nullptr after raising the error into `rc` otherwise.
 MpiRequest* checked(Context& context, const char* call, MPI_Request request, bool send, int& rc) {
   MpiRequest* r = context.requests().find(request);
-  const std::string which = "request " + std::to_string(request);
-  if (r == nullptr) {
-    rc = raise_error(context, nullptr, call, MPI_ERR_REQUEST, "invalid " + which);
-  } else if (r->life != RequestLife::Partitioned || r->partitioned->send != send) {
-    rc = raise_error(context, context.communicator(r->comm), call, MPI_ERR_REQUEST,
-                     which + " is not a partitioned " + (send ? "send (MPI_Psend_init)" : "receive (MPI_Precv_init)"));
-  } else {
-    return r;
-  }
+  if (r != nullptr && r->life == RequestLife::Partitioned && r->partitioned->send == send) return r;
+  rc = refuse_request(context, call, request, send);
   return nullptr;
 }
 

@@ -307,7 +307,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
     if (!r->inactive && !settled(context, *r))
       return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_REQUEST,
                          "request " + std::to_string(*request) + " is an active partitioned request: complete it first");
-    free_partitioned(context, *r);
+    context.requests().release(*r);
   } else {
     context.requests().orphan(*request);  // an active one completes on its own
   }

@@ -8,24 +8,6 @@
 
 namespace shmpi::runtime {
 
-std::optional<std::int32_t> PartitionedPairing::reserve_tags(std::int32_t count) {
-  for (auto it = free_tags_.begin(); it != free_tags_.end(); ++it) {
-    if (it->second < count) continue;
-    const auto [first, available] = *it;
-    free_tags_.erase(it);
-    if (available > count) free_tags_.emplace(first + count, available - count);
-    return first;
-  }
-  if (count > kPartitionTagIds - next_tag_) return std::nullopt;
-  const std::int32_t first = next_tag_;
-  next_tag_ += count;
-  return first;
-}
-
-void PartitionedPairing::give_back(std::int32_t first, std::int32_t count) {
-  if (count > 0) free_tags_.emplace(first, count);
-}
-
 std::optional<SetupRecord> PartitionedPairing::take(std::uint32_t context, std::int32_t source, std::int32_t tag,
                                                     std::uint64_t sequence) {
   auto it = waiting_.find(Key{context, source, tag, sequence});
@@ -103,11 +85,12 @@ int init_partitioned(Context& context, MpiRequest& r, std::unique_ptr<Partitione
   PartitionedPairing& pairing = context.partitioned_pairing();
   if (op->send) op->ready = std::make_unique<std::atomic<std::uint8_t>[]>(static_cast<std::size_t>(op->partitions));
   if (op->send && op->peer >= 0) {
-    auto first = pairing.reserve_tags(op->partitions);
+    auto first = pairing.reserve_tags(op->world_peer, op->partitions);
     if (!first)
       return raise_error(context, context.communicator(r.comm), call, MPI_ERR_INTERN,
                          "out of internal tags for " + std::to_string(op->partitions) +
-                             " more partitions (free partitioned requests no longer needed)");
+                             " more partitions to rank " + std::to_string(op->peer) +
+                             " (each partitioned send to a rank takes its own for the job's lifetime)");
     op->setup = SetupRecord{op->tag, op->partitions, 0, op->partition_bytes, *first, 0};
     op->parts = std::make_unique<pml::Request[]>(static_cast<std::size_t>(op->partitions));
     op->part_count = op->partitions;
@@ -205,12 +188,6 @@ bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept 
     if (attempt == 0) context.pml().progress();
   }
   return false;
-}
-
-void free_partitioned(Context& context, MpiRequest& r) noexcept {
-  const PartitionedOp& op = *r.partitioned;
-  if (op.send && op.peer >= 0) context.partitioned_pairing().give_back(op.setup.tag_base, op.partitions);
-  context.requests().release(r);
 }
 
 }  // namespace shmpi::runtime

@@ -21,7 +21,9 @@
 // Internal tags: user tags are >= 0 and MPI_ANY_TAG is -1; the internal
 // collectives use small positive tags on the internal context. Partitioned
 // traffic takes the tags below -1 there: kSetupTag for setups, and
-// partition_tag(id) for partition messages.
+// partition_tag(id) for partition messages. Partition tag ids are never
+// reused towards the same peer: a freed send's last messages may still wait
+// there, unexpected, for a receive that a later pairing must not match.
 #pragma once
 
 #include <atomic>
@@ -98,10 +100,14 @@ class PartitionedPairing {
     return sequences_[Key{context, peer, tag, send ? 1U : 0U}]++;
   }
 
-  // The first of `count` consecutive partition tag ids, or nothing when
-  // they have run out. give_back() returns them once no message uses them.
-  std::optional<std::int32_t> reserve_tags(std::int32_t count);
-  void give_back(std::int32_t first, std::int32_t count);
+  // The first of `count` consecutive partition tag ids for messages to
+  // world rank `peer`, or nothing when they have run out.
+  std::optional<std::int32_t> reserve_tags(std::uint32_t peer, std::int32_t count) {
+    std::int32_t& next = next_tag_[peer];
+    if (count > kPartitionTagIds - next) return std::nullopt;
+    next += count;
+    return next - count;
+  }
 
   // Setups that arrived before the receive they pair with looked for them.
   void file(std::uint32_t context, std::int32_t source, const SetupRecord& setup) {
@@ -122,8 +128,7 @@ class PartitionedPairing {
   };
   std::map<Key, std::uint64_t> sequences_;
   std::map<Key, SetupRecord> waiting_;
-  std::map<std::int32_t, std::int32_t> free_tags_;  // returned blocks: first id -> count
-  std::int32_t next_tag_ = 0;                        // ids from here on were never used
+  std::map<std::uint32_t, std::int32_t> next_tag_;  // by world rank: ids from here on are unused
 };
 
 // Makes `r` an inactive partitioned request for `op` (filled in by the
@@ -142,7 +147,5 @@ int mark_ready(Context& context, MpiRequest& r, int partition, const char* call)
 // Whether every byte of receive partition `partition` (checked to be in
 // range) of the active receive `r` has arrived.
 bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept;
-// Frees `r`'s partitioned operation (inactive or complete) and its tags.
-void free_partitioned(Context& context, MpiRequest& r) noexcept;
 
 }  // namespace shmpi::runtime

@@ -186,6 +186,35 @@ static void pairing_order(void) {
   }
 }
 
+/* A send freed while its messages still wait, unexpected, at the receiver,
+ * and a new send to the same peer with the same tag: the receive paired
+ * with the new one, started first, must not take the old one's messages. */
+static void freed_then_reinit(void) {
+  int a[2] = {rank * 10 + 1, rank * 10 + 2}, b[2] = {rank * 10 + 3, rank * 10 + 4}, ina[2] = {-1, -1},
+      inb[2] = {-1, -1};
+  MPI_Request sa, sb, ra, rb;
+  MPI_Precv_init(ina, 2, 1, MPI_INT, left, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &ra);
+  MPI_Precv_init(inb, 2, 1, MPI_INT, left, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &rb);
+  MPI_Psend_init(a, 2, 1, MPI_INT, right, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &sa);
+  MPI_Start(&sa);
+  MPI_Pready_range(0, 1, sa);
+  MPI_Wait(&sa, MPI_STATUS_IGNORE); /* small messages: sent before any receive is posted */
+  MPI_Request_free(&sa);
+  MPI_Psend_init(b, 2, 1, MPI_INT, right, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &sb);
+  MPI_Start(&sb);
+  MPI_Pready_range(0, 1, sb);
+  MPI_Start(&rb);
+  MPI_Wait(&rb, MPI_STATUS_IGNORE);
+  MPI_Start(&ra);
+  MPI_Wait(&ra, MPI_STATUS_IGNORE);
+  MPI_Wait(&sb, MPI_STATUS_IGNORE);
+  CHECK(ina[0] == left * 10 + 1 && ina[1] == left * 10 + 2, "first receive got %d %d", ina[0], ina[1]);
+  CHECK(inb[0] == left * 10 + 3 && inb[1] == left * 10 + 4, "second receive got %d %d", inb[0], inb[1]);
+  MPI_Request_free(&sb);
+  MPI_Request_free(&ra);
+  MPI_Request_free(&rb);
+}
+
 /* Inactive requests, MPI_PROC_NULL, and init/free cycles. */
 static void lifecycle(void) {
   int v[4] = {1, 2, 3, 4}, w[4], flag = 0;
@@ -300,6 +329,7 @@ int main(int argc, char **argv) {
   delivered_as_ready(100);
   delivered_as_ready(200000);
   pairing_order();
+  freed_then_reinit();
   lifecycle();
   misuse();
   int rc = check_report("partitioned");
