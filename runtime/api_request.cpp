@@ -56,7 +56,7 @@ bool is_idle(Context& context, MPI_Request handle) noexcept {
 class MultipleCompletion {
  public:
   // Retires `requests[index]` (complete and valid) into `status`: one
-  // lookup, status filled, slot freed, handle set to MPI_REQUEST_NULL.
+  // lookup, status filled, request retired (RequestTable::retire).
   void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
     MpiRequest& r = *context.requests().find(requests[index]);
     if (r.inactive) {
