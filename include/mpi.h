@@ -60,6 +60,9 @@ typedef struct MPI_Status {
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_MESSAGE_NULL ((MPI_Message)0)
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
+/* What one MPI_Bsend costs in the attached buffer beyond its bytes (its
+ * copy's alignment): a buffer of the sum of size + MPI_BSEND_OVERHEAD holds
+ * every message it was sized for. */
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_INFO_NULL ((MPI_Info)0)
 #define MPI_BOTTOM ((void *)0)
@@ -448,6 +451,31 @@ SHMPI_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int 
 SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
 SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+SHMPI_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+
+/* Persistent requests (MPI-3.1 3.9) */
+SHMPI_DECLARE(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Start, (MPI_Request *request))
+SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
+
+/* Partitioned communication (MPI-4.1 chapter 4) */
+SHMPI_DECLARE(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SHMPI_DECLARE(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                                int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SHMPI_DECLARE(int, Pready, (int partition, MPI_Request request))
+SHMPI_DECLARE(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+SHMPI_DECLARE(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+SHMPI_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
 
 /* Probe */
 SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))

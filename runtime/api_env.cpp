@@ -107,6 +107,10 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
   Context* context = current_context();
   if (context == nullptr) std::exit(errorcode);
   (void)comm;  // every communicator spans the job's ranks that matter: stop them all
+  // What the rank printed last is often why it aborts; through the
+  // launcher's pipe it still sits in stdio's buffer, and neither the
+  // launcher's kill nor _Exit would flush it.
+  std::fflush(nullptr);
   context->store().abort(errorcode, "");  // shmpirun names the rank and the code
 }
 

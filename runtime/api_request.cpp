@@ -1,4 +1,9 @@
 // MPI entry points: completing, freeing and cancelling requests.
+//
+// Persistent and partitioned requests (MPI-3.1 3.9, MPI-4.1 4.2): an
+// inactive one counts as complete for MPI_Waitall / MPI_Testall and as
+// absent for the any / some calls, like MPI_REQUEST_NULL, and yields an
+// empty status; one that completes becomes inactive instead of freed.
 #include <vector>
 
 #include "runtime/api.hpp"
@@ -31,8 +36,19 @@ int check_requests(Context& context, const char* call, int count, const MPI_Requ
   return MPI_SUCCESS;
 }
 
+// A partitioned request's parts complete one by one in the pml; polling
+// moves it on and notices when all have.
+bool settled(Context& context, MpiRequest& r) noexcept {
+  return r.pml.complete || (r.life == RequestLife::Partitioned && poll_partitioned(context, r));
+}
+
 bool is_complete(Context& context, MPI_Request handle) noexcept {
-  return handle != MPI_REQUEST_NULL && context.requests().find(handle)->pml.complete;
+  return handle != MPI_REQUEST_NULL && settled(context, *context.requests().find(handle));
+}
+
+// Null, or persistent and inactive: nothing to wait for.
+bool is_idle(Context& context, MPI_Request handle) noexcept {
+  return handle == MPI_REQUEST_NULL || context.requests().find(handle)->inactive;
 }
 
 // Retires the requests of a multiple completion one by one and remembers
@@ -40,17 +56,20 @@ bool is_complete(Context& context, MPI_Request handle) noexcept {
 class MultipleCompletion {
  public:
   // Retires `requests[index]` (complete and valid) into `status`: one
-  // lookup, status filled, slot freed, handle set to MPI_REQUEST_NULL.
+  // lookup, status filled, request retired (RequestTable::retire).
   void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
     MpiRequest& r = *context.requests().find(requests[index]);
+    if (r.inactive) {
+      fill_empty_status(status);
+      return;
+    }
     const int error = completion_error(r);
     fill_request_status(r, status, error);
     if (error != MPI_SUCCESS && failed_ < 0) {
       failed_ = index;
       failed_comm_ = r.comm;
     }
-    context.requests().release(r);
-    requests[index] = MPI_REQUEST_NULL;
+    context.requests().retire(r, requests[index]);
   }
   // MPI_SUCCESS, or MPI_ERR_IN_STATUS raised on the first failed request's communicator.
   int result(Context& context, const char* call) const {
@@ -118,12 +137,16 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   Context& context = context_for(kCall);
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   if (int rc = check_requests(context, kCall, 1, request)) return rc;
-  if (*request == MPI_REQUEST_NULL) {
+  if (is_idle(context, *request)) {
     fill_empty_status(status);
     return MPI_SUCCESS;
   }
   MpiRequest& r = *context.requests().find(*request);
-  context.wait(r.pml, blocked_on(context, r, kCall));
+  if (r.life == RequestLife::Partitioned) {
+    context.wait_until([&] { return settled(context, r); }, blocked_on(context, r, kCall));
+  } else {
+    context.wait(r.pml, blocked_on(context, r, kCall));
+  }
   context.reap();
   return retire_raising(context, kCall, request, status);
 }
@@ -134,7 +157,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (request == nullptr || flag == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null request or flag pointer");
   if (int rc = check_requests(context, kCall, 1, request)) return rc;
-  if (*request == MPI_REQUEST_NULL) {
+  if (is_idle(context, *request)) {
     *flag = 1;
     fill_empty_status(status);
     return MPI_SUCCESS;
@@ -187,7 +210,7 @@ namespace {
 int first_complete(Context& context, int count, const MPI_Request* requests) noexcept {
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
-    if (requests[i] == MPI_REQUEST_NULL) continue;
+    if (is_idle(context, requests[i])) continue;
     any_active = true;
     if (is_complete(context, requests[i])) return i;
   }
@@ -254,7 +277,7 @@ int some(Context& context, const char* call, int incount, MPI_Request* requests,
   }
   std::vector<int>& done = scratch_indices();
   for (int i = 0; i < incount; ++i)
-    if (is_complete(context, requests[i])) done.push_back(i);
+    if (!is_idle(context, requests[i]) && is_complete(context, requests[i])) done.push_back(i);
   *outcount = static_cast<int>(done.size());
   for (std::size_t k = 0; k < done.size() && indices != nullptr; ++k) indices[k] = done[k];
   return retire_many(context, call, requests, done, statuses);
@@ -275,10 +298,19 @@ extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount,
 extern "C" int PMPI_Request_free(MPI_Request* request) {
   constexpr const char* kCall = "MPI_Request_free";
   Context& context = context_for(kCall);
-  if (request == nullptr || context.requests().find(*request) == nullptr)
+  MpiRequest* r = request == nullptr ? nullptr : context.requests().find(*request);
+  if (r == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST,
                        request == nullptr ? "null request pointer" : "invalid request " + std::to_string(*request));
-  context.requests().orphan(*request);  // an active one completes on its own
+  if (r->life == RequestLife::Partitioned) {
+    // Nobody could mark the partitions of a freed send ready (MPI-4.1 4.2).
+    if (!r->inactive && !settled(context, *r))
+      return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_REQUEST,
+                         "request " + std::to_string(*request) + " is an active partitioned request: complete it first");
+    context.requests().release(*r);
+  } else {
+    context.requests().orphan(*request);  // an active one completes on its own
+  }
   *request = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
 }
@@ -291,7 +323,33 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   if (r->collective)
     return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_REQUEST,
                        "a nonblocking collective cannot be cancelled");
-  if (!r->proc_null) context.pml().cancel(r->pml);  // may be too late: then it completes normally
+  if (r->inactive || r->life == RequestLife::Partitioned)
+    return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_REQUEST,
+                       "request " + std::to_string(*request) +
+                           (r->inactive ? " is inactive: there is nothing to cancel"
+                                        : " is partitioned: an active partitioned request cannot be cancelled"));
+  if (!r->proc_null && !r->pml.complete) context.pml().cancel(r->pml);  // may be too late: then it completes normally
+  return MPI_SUCCESS;
+}
+
+// Like MPI_Test, but the request stays as it is (not freed, not made inactive).
+extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  constexpr const char* kCall = "MPI_Request_get_status";
+  Context& context = context_for(kCall);
+  if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
+  if (int rc = check_requests(context, kCall, 1, &request)) return rc;
+  if (is_idle(context, request)) {
+    *flag = 1;
+    fill_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (!is_complete(context, request)) context.progress();
+  context.reap();
+  *flag = is_complete(context, request) ? 1 : 0;
+  if (*flag) {
+    const MpiRequest& r = *context.requests().find(request);
+    fill_request_status(r, status, completion_error(r));
+  }
   return MPI_SUCCESS;
 }
 
@@ -314,3 +372,4 @@ SHMPI_PMPI_ALIAS(Testsome)
 SHMPI_PMPI_ALIAS(Request_free)
 SHMPI_PMPI_ALIAS(Cancel)
 SHMPI_PMPI_ALIAS(Test_cancelled)
+SHMPI_PMPI_ALIAS(Request_get_status)

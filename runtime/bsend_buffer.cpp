@@ -1,13 +1,13 @@
 #include "runtime/bsend_buffer.hpp"
 
 #include <algorithm>
-
-#include "mpi.h"
+#include <limits>
 
 namespace shmpi::runtime {
 
 std::optional<std::size_t> BsendBuffer::allocate(std::size_t bytes) {
-  const std::size_t need = (bytes + MPI_BSEND_OVERHEAD + 63) / 64 * 64;
+  if (bytes > std::numeric_limits<std::size_t>::max() - MPI_BSEND_OVERHEAD) return std::nullopt;
+  const std::size_t need = slot_bytes(bytes);
   std::size_t at = 0;
   auto it = blocks_.begin();
   for (; it != blocks_.end(); ++it) {

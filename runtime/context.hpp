@@ -63,6 +63,7 @@ class Context {
     schedules_.progress(pml_);
     return moved;
   }
+  PartitionedPairing& partitioned_pairing() noexcept { return partitioned_pairing_; }
 
   // Recycles completed orphaned requests and their Bsend space.
   void reap() noexcept {
@@ -119,6 +120,7 @@ class Context {
   ObjectTables objects_;
   Schedules schedules_;
   UserOps user_ops_;
+  PartitionedPairing partitioned_pairing_;
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

@@ -144,8 +144,7 @@ int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_
   const int error = completion_error(r);
   fill_request_status(r, status, error);
   const int rc = error == MPI_SUCCESS ? MPI_SUCCESS : raise_completion_error(context, r, call, error);
-  context.requests().release(r);
-  *handle = MPI_REQUEST_NULL;
+  context.requests().retire(r, *handle);
   return rc;
 }
 

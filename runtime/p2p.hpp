@@ -61,7 +61,8 @@ std::string truncation_reason(const Communicator& comm, const pml::Status& s, st
 // Raises the completion error of a finished request through its communicator's handler.
 int raise_completion_error(Context& context, const MpiRequest& r, const char* call, int error);
 // Completes the finished request `*handle`: fills `status`, raises its error
-// through the handler, frees it and sets the handle to MPI_REQUEST_NULL.
+// through the handler, and retires it (RequestTable::retire: a one-shot
+// request is freed and the handle set to MPI_REQUEST_NULL).
 int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status);
 
 }  // namespace shmpi::runtime

@@ -20,6 +20,8 @@ MpiRequest& RequestTable::allocate(MPI_Request& handle) {
   r->orphan = false;
   r->buffered = false;
   r->collective = false;
+  r->life = RequestLife::Once;
+  r->inactive = false;
   r->buffer_offset = 0;
   r->next_free = nullptr;
   r->pml.complete = false;

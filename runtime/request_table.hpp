@@ -5,6 +5,11 @@
 // request the user frees while it is still active (MPI_Request_free, or the
 // internal send of an MPI_Bsend) becomes an orphan, recycled by reap() once
 // it completes.
+//
+// Persistent and partitioned requests (MPI_Send_init, MPI_Psend_init, ...)
+// outlive their operations: completing one (retire()) leaves it inactive,
+// with its handle, until MPI_Start starts it again or MPI_Request_free
+// frees it.
 #pragma once
 
 #include <cstddef>
@@ -14,10 +19,20 @@
 
 #include "mpi.h"
 #include "pml/request.hpp"
+#include "runtime/partitioned.hpp"
+#include "runtime/persistent.hpp"
 
 namespace shmpi::runtime {
 
+// How long a request lives: a one-shot request (MPI_Isend, MPI_Irecv, ...)
+// is freed once the user sees it complete; the others become inactive.
+enum class RequestLife : std::uint8_t { Once, Persistent, Partitioned };
+
 struct MpiRequest {
+  // The operation in flight. A partitioned request's operation is made of
+  // several pml requests (its PartitionedOp's): this one then only holds
+  // its completion, its status and what the hang report shows, and never
+  // reaches the pml.
   pml::Request pml;
   MPI_Comm comm = MPI_COMM_NULL;  // for error handlers and messages
   bool proc_null = false;         // to or from MPI_PROC_NULL: complete at once
@@ -25,16 +40,22 @@ struct MpiRequest {
   bool orphan = false;            // freed by the user while active
   bool buffered = false;          // the internal send of an MPI_Bsend
   bool collective = false;        // a nonblocking collective's (runtime/schedule.hpp)
+  RequestLife life = RequestLife::Once;
+  // Persistent or partitioned, and not started since it was made or last
+  // completed. pml.complete is then true, so a wait over it ends at once.
+  bool inactive = false;
   std::size_t buffer_offset = 0;  // buffered: where its copy lives in the attached buffer
   MpiRequest* next_free = nullptr;
-  MPI_Request handle = MPI_REQUEST_NULL;  // fixed for the slot's lifetime
+  MPI_Request handle = MPI_REQUEST_NULL;       // fixed for the slot's lifetime
+  PersistentArgs persistent;                   // life == Persistent: what MPI_Start starts
+  std::unique_ptr<PartitionedOp> partitioned;  // life == Partitioned
 };
 
 class RequestTable {
  public:
   // A fresh slot and its handle.
   MpiRequest& allocate(MPI_Request& handle);
-  // The active request behind `handle`, or nullptr.
+  // The request behind `handle` (active, or persistent and inactive), or nullptr.
   MpiRequest* find(MPI_Request handle) noexcept {
     if (handle <= MPI_REQUEST_NULL || static_cast<std::size_t>(handle) > slots_.size()) return nullptr;
     MpiRequest* r = slots_[static_cast<std::size_t>(handle) - 1];
@@ -42,6 +63,7 @@ class RequestTable {
   }
   void release(MPI_Request handle) noexcept { release(*slots_[static_cast<std::size_t>(handle) - 1]); }
   void release(MpiRequest& r) noexcept {
+    if (r.life == RequestLife::Partitioned) r.partitioned.reset();
     r.in_use = false;
     r.orphan = false;
     r.next_free = free_;
@@ -50,6 +72,16 @@ class RequestTable {
   }
   // The user no longer holds `handle`; the slot is recycled once complete.
   void orphan(MPI_Request handle) noexcept;
+  // The user has seen `r` complete (MPI_Wait, MPI_Test, ...): a one-shot
+  // request is freed and `handle` nulled; any other becomes inactive.
+  void retire(MpiRequest& r, MPI_Request& handle) noexcept {
+    if (r.life == RequestLife::Once) {
+      release(r);
+      handle = MPI_REQUEST_NULL;
+    } else {
+      r.inactive = true;
+    }
+  }
 
   // Recycles completed orphans; calls on_buffered(offset) for each
   // completed internal Bsend so its buffer space can be reused.

@@ -1,0 +1,193 @@
+#include "runtime/partitioned.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "runtime/api.hpp"
+#include "runtime/request_table.hpp"
+
+namespace shmpi::runtime {
+
+std::optional<SetupRecord> PartitionedPairing::take(std::uint32_t context, std::int32_t source, std::int32_t tag,
+                                                    std::uint64_t sequence) {
+  auto it = waiting_.find(Key{context, source, tag, sequence});
+  if (it == waiting_.end()) return std::nullopt;
+  const SetupRecord setup = it->second;
+  waiting_.erase(it);
+  return setup;
+}
+
+namespace {
+
+pml::Envelope partition_envelope(const PartitionedOp& op, std::int32_t source, std::int32_t index) noexcept {
+  return pml::Envelope{op.internal_context, source, partition_tag(op.setup.tag_base + index)};
+}
+
+// Receive: takes every setup from our peer that has arrived, files it, and
+// pairs with ours if it is among them.
+bool try_pair(Context& context, PartitionedOp& op) {
+  PartitionedPairing& pairing = context.partitioned_pairing();
+  std::optional<SetupRecord> mine = pairing.take(op.internal_context, op.peer, op.tag, op.sequence);
+  pml::ProbeResult found;
+  while (!mine) {
+    pml::Unexpected* message =
+        context.pml().take_message(pml::Envelope{op.internal_context, op.peer, kSetupTag}, found);
+    if (message == nullptr) return false;
+    SetupRecord setup;
+    pml::Request receive{};
+    context.pml().start_mrecv(receive, *message, &setup, sizeof setup);
+    context.pml().wait(receive);  // one eager record: already here
+    if (setup.tag == op.tag && setup.sequence == op.sequence) {
+      mine = setup;
+    } else {
+      pairing.file(op.internal_context, op.peer, setup);
+    }
+  }
+  op.setup = *mine;
+  op.part_count = mine->partitions;
+  op.parts = std::make_unique<pml::Request[]>(static_cast<std::size_t>(op.part_count));
+  op.paired = true;
+  return true;
+}
+
+// Receive: posts this round's receive of every send partition, each at its
+// place in our buffer (truncated where our buffer ends first).
+void post_receives(Context& context, PartitionedOp& op) {
+  const std::uint64_t capacity = static_cast<std::uint64_t>(op.partitions) * op.partition_bytes;
+  const std::uint64_t each = op.setup.partition_bytes;
+  for (std::int32_t i = 0; i < op.part_count; ++i) {
+    const std::uint64_t offset = static_cast<std::uint64_t>(i) * each;
+    const std::uint64_t room = offset >= capacity ? 0 : std::min(each, capacity - offset);
+    std::byte* at = room == 0 ? op.buffer : op.buffer + offset;
+    context.pml().start_recv(op.parts[i], partition_envelope(op, op.peer, i), at, room);
+  }
+  op.posted = true;
+}
+
+// Every part has completed: the request's status and completion.
+void finish(MpiRequest& r, PartitionedOp& op) noexcept {
+  pml::Status status{};
+  status.source = op.send ? -1 : op.peer;
+  status.tag = op.send ? -1 : op.tag;
+  for (std::int32_t i = 0; !op.send && i < op.part_count; ++i) {
+    const pml::Status& part = op.parts[i].status;
+    status.bytes += part.bytes;
+    status.sent_bytes += part.sent_bytes;
+    if (part.result != pml::Completion::Ok) status.result = part.result;
+  }
+  r.pml.status = status;
+  r.pml.complete = true;
+}
+
+}  // namespace
+
+int init_partitioned(Context& context, MpiRequest& r, std::unique_ptr<PartitionedOp> op, const char* call) {
+  PartitionedPairing& pairing = context.partitioned_pairing();
+  if (op->send) op->ready = std::make_unique<std::atomic<std::uint8_t>[]>(static_cast<std::size_t>(op->partitions));
+  if (op->send && op->peer >= 0) {
+    auto first = pairing.reserve_tags(op->world_peer, op->partitions);
+    if (!first)
+      return raise_error(context, context.communicator(r.comm), call, MPI_ERR_INTERN,
+                         "out of internal tags for " + std::to_string(op->partitions) +
+                             " more partitions to rank " + std::to_string(op->peer) +
+                             " (each partitioned send to a rank takes its own for the job's lifetime)");
+    op->setup = SetupRecord{op->tag, op->partitions, 0, op->partition_bytes, *first, 0};
+    op->parts = std::make_unique<pml::Request[]>(static_cast<std::size_t>(op->partitions));
+    op->part_count = op->partitions;
+  }
+  if (op->peer >= 0) op->sequence = pairing.next_sequence(op->send, op->internal_context, op->peer, op->tag);
+  op->setup.sequence = op->sequence;
+  op->setup_send.complete = true;
+  r.life = RequestLife::Partitioned;
+  r.inactive = true;
+  r.pml.complete = true;
+  r.partitioned = std::move(op);
+  return MPI_SUCCESS;
+}
+
+int start_partitioned(Context& context, MpiRequest& r, const char* /*call*/) {
+  PartitionedOp& op = *r.partitioned;
+  r.inactive = false;
+  r.pml.complete = false;
+  op.settled = 0;
+  op.posted = false;
+  if (r.proc_null) {  // nothing travels; MPI_Pready and MPI_Parrived still work
+    for (std::int32_t i = 0; op.send && i < op.partitions; ++i) op.ready[i].store(0, std::memory_order_relaxed);
+    finish(r, op);
+    return MPI_SUCCESS;
+  }
+  if (op.send) {
+    for (std::int32_t i = 0; i < op.part_count; ++i) {
+      op.parts[i].complete = false;  // before the marks are cleared: a poll never sees last round's completion
+      op.ready[i].store(0, std::memory_order_release);
+    }
+    if (!op.paired) {
+      context.pml().start_send(op.setup_send, op.world_peer, pml::Envelope{op.internal_context, op.self, kSetupTag},
+                               &op.setup, sizeof op.setup);
+      op.paired = true;
+    }
+    return MPI_SUCCESS;
+  }
+  poll_partitioned(context, r);  // posts the receives now if the setup is here
+  return MPI_SUCCESS;
+}
+
+bool poll_partitioned(Context& context, MpiRequest& r) noexcept {
+  if (r.pml.complete) return true;
+  PartitionedOp& op = *r.partitioned;
+  if (op.send) {
+    if (!op.setup_send.complete) return false;  // its buffer is ours until it has gone
+    while (op.settled < op.part_count && op.ready[op.settled].load(std::memory_order_acquire) != 0 &&
+           op.parts[op.settled].complete)
+      ++op.settled;
+  } else {
+    if (!op.posted) {
+      if (!op.paired && !try_pair(context, op)) return false;
+      post_receives(context, op);
+    }
+    while (op.settled < op.part_count && op.parts[op.settled].complete) ++op.settled;
+  }
+  if (op.settled < op.part_count) return false;
+  finish(r, op);
+  return true;
+}
+
+int mark_ready(Context& context, MpiRequest& r, int partition, const char* call) {
+  PartitionedOp& op = *r.partitioned;
+  if (op.ready[partition].exchange(1, std::memory_order_acq_rel) != 0)
+    return raise_error(context, context.communicator(r.comm), call, MPI_ERR_ARG,
+                       "partition " + std::to_string(partition) + " of request " + std::to_string(r.handle) +
+                           " is already marked ready in this round");
+  if (r.proc_null) return MPI_SUCCESS;
+  const std::size_t offset = static_cast<std::size_t>(partition) * op.partition_bytes;
+  context.pml().start_send(op.parts[partition], op.world_peer, partition_envelope(op, op.self, partition),
+                           op.buffer + offset, op.partition_bytes);
+  return MPI_SUCCESS;
+}
+
+bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept {
+  if (r.proc_null || poll_partitioned(context, r)) return true;
+  PartitionedOp& op = *r.partitioned;
+  if (!op.posted) return false;
+  // The send partitions covering our bytes [first, last).
+  const std::uint64_t first = static_cast<std::uint64_t>(partition) * op.partition_bytes;
+  const std::uint64_t last = first + op.partition_bytes;
+  const std::uint64_t each = op.setup.partition_bytes;
+  std::int32_t lo = 0;
+  std::int32_t hi = op.part_count;  // one past
+  if (each != 0 && last > first) {
+    lo = static_cast<std::int32_t>(std::min<std::uint64_t>(first / each, op.part_count));
+    hi = static_cast<std::int32_t>(std::min<std::uint64_t>((last - 1) / each + 1, op.part_count));
+  } else if (last == first) {
+    return true;  // an empty partition has nothing to wait for
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bool all = true;
+    for (std::int32_t i = std::max(lo, op.settled); i < hi && all; ++i) all = op.parts[i].complete;
+    if (all) return true;
+    if (attempt == 0) context.pml().progress();
+  }
+  return false;
+}
+
+}  // namespace shmpi::runtime
