@@ -4,6 +4,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/packed_collectives.hpp"
 #include "runtime/reduce_op.hpp"
 
 using namespace shmpi::runtime;
@@ -78,7 +79,15 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
                                      check_buffer(buffer, count), check_root(root, *c)})))
     return rc;
   const std::size_t bytes = element * static_cast<std::size_t>(count);
-  if (bytes > 0) bcast(context, *c, buffer, bytes, root);
+  try {
+    if (!context.datatypes().find(datatype)->direct) {
+      bcast_packed(context, *c, buffer, count, datatype, root);
+    } else if (bytes > 0) {
+      bcast(context, *c, buffer, bytes, root);
+    }
+  } catch (const std::bad_alloc&) {
+    return out_of_memory(context, *c, kCall, bytes);
+  }
   return MPI_SUCCESS;
 }
 
@@ -102,7 +111,11 @@ extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Da
   if (reduction.bytes == 0) return MPI_SUCCESS;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   try {
-    reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
+    if (!context.datatypes().find(datatype)->direct) {
+      reduce_packed(context, *c, send, recvbuf, count, datatype, reduction, root);
+    } else {
+      reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
+    }
   } catch (const std::bad_alloc&) {
     return out_of_memory(context, *c, kCall, reduction.bytes);
   }
@@ -124,8 +137,12 @@ extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI
     return rc;
   const Reduction reduction = reduction_of(context.datatypes(), op, datatype, count);
   if (reduction.bytes == 0) return MPI_SUCCESS;
-  if (sendbuf != MPI_IN_PLACE) std::memcpy(recvbuf, sendbuf, reduction.bytes);
   try {
+    if (!context.datatypes().find(datatype)->direct) {
+      allreduce_packed(context, *c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, datatype, reduction);
+      return MPI_SUCCESS;
+    }
+    if (sendbuf != MPI_IN_PLACE) std::memcpy(recvbuf, sendbuf, reduction.bytes);
     allreduce(context, *c, recvbuf, reduction);
   } catch (const std::bad_alloc&) {
     return out_of_memory(context, *c, kCall, reduction.bytes);

@@ -3,6 +3,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
 #include "runtime/status.hpp"
 
 using namespace shmpi::runtime;
@@ -43,6 +44,7 @@ class MultipleCompletion {
   // lookup, status filled, slot freed, handle set to MPI_REQUEST_NULL.
   void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
     MpiRequest& r = *context.requests().find(requests[index]);
+    finish_packed(r);
     const int error = completion_error(r);
     fill_request_status(r, status, error);
     if (error != MPI_SUCCESS && failed_ < 0) {

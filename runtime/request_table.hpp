@@ -14,6 +14,7 @@
 
 #include "mpi.h"
 #include "pml/request.hpp"
+#include "runtime/packed_buffer.hpp"
 
 namespace shmpi::runtime {
 
@@ -25,6 +26,7 @@ struct MpiRequest {
   bool orphan = false;            // freed by the user while active
   bool buffered = false;          // the internal send of an MPI_Bsend
   std::size_t buffer_offset = 0;  // buffered: where its copy lives in the attached buffer
+  PackedBuffer packed;            // a non-contiguous datatype's bytes (runtime/packed_transfer.hpp)
   MpiRequest* next_free = nullptr;
   MPI_Request handle = MPI_REQUEST_NULL;  // fixed for the slot's lifetime
 };
