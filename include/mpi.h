@@ -118,6 +118,30 @@ typedef struct MPI_Status {
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)38)
 #define SHMPI_PREDEFINED_TYPES 39
 
+/* ---- datatype constructors (MPI_Type_get_envelope, subarray, darray) ---- */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 7
+#define MPI_COMBINER_INDEXED_BLOCK 8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 10
+#define MPI_COMBINER_SUBARRAY 11
+#define MPI_COMBINER_DARRAY 12
+#define MPI_COMBINER_RESIZED 13
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
+
 /* ---- reduction operations --------------------------------------------- */
 #define MPI_OP_NULL ((MPI_Op)0)
 #define MPI_MAX ((MPI_Op)1)
@@ -398,11 +422,69 @@ SHMPI_DECLARE(int, Remove_error_string, (int errorcode))
 
 /* Datatypes */
 SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+SHMPI_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
 SHMPI_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
                                  MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                                  const int array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+                                          const MPI_Aint array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_indexed_block, (int count, int blocklength,
+                                               const int array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength,
+                                                const MPI_Aint array_of_displacements[],
+                                                MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+                                        const MPI_Aint array_of_displacements[],
+                                        const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
+                                          const int array_of_subsizes[], const int array_of_starts[],
+                                          int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[],
+                                        const int array_of_distribs[], const int array_of_dargs[],
+                                        const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                         MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
 SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+SHMPI_DECLARE(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+SHMPI_DECLARE(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
+                                          MPI_Aint *true_extent))
+SHMPI_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb,
+                                            MPI_Count *true_extent))
+SHMPI_DECLARE(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                       int *num_datatypes, int *combiner))
+SHMPI_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses,
+                                       int max_datatypes, int array_of_integers[],
+                                       MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+SHMPI_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SHMPI_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                          int outsize, int *position, MPI_Comm comm))
+SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                            MPI_Datatype datatype, MPI_Comm comm))
+SHMPI_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Pack_external, (const char datarep[], const void *inbuf, int incount,
+                                   MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                                   MPI_Aint *position))
+SHMPI_DECLARE(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
+                                     MPI_Aint *position, void *outbuf, int outcount,
+                                     MPI_Datatype datatype))
+SHMPI_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+                                        MPI_Aint *size))
+SHMPI_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
+SHMPI_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+SHMPI_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 
 /* Blocking point-to-point */
 SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,

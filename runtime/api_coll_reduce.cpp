@@ -19,7 +19,7 @@ Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op
                       bool nonblocking, Operation& op_out) {
   std::size_t element = 0;
   return first_error({check_request_pointer(request, nonblocking), check_count(count),
-                      check_datatype(context.datatypes(), datatype, element),
+                      check_collective_datatype(context.datatypes(), datatype, element),
                       check_operation(context, op, datatype, op_out)});
 }
 

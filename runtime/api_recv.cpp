@@ -4,6 +4,8 @@
 
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
+#include "runtime/packing.hpp"
 #include "runtime/status.hpp"
 
 using namespace shmpi::runtime;
@@ -30,6 +32,7 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     fill_null_status(status);
     return MPI_SUCCESS;
   }
+  if (t.packed()) return recv_packed(context, call, t, buf, status);
   const Envelope want{t.comm->context, t.peer, t.tag};
   shmpi::pml::Status at_once;
   if (t.peer != MPI_ANY_SOURCE &&
@@ -40,6 +43,21 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
   shmpi::pml::Request request;
   context.pml().start_recv(request, want, buf, t.bytes);
   return finish_recv(context, call, t, request, status);
+}
+
+// Sendrecv through requests, for packed datatypes (their buffers live in
+// the requests and are unpacked when the receive is retired).
+int exchange(Context& context, const char* call, const Transfer& out, const void* sendbuf, const Transfer& in,
+             void* recvbuf, MPI_Status* status) {
+  MPI_Request recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
+  start_recv(context, in, recvbuf, &recv);  // posted first, as in MPI_Sendrecv
+  start_send(context, out, sendbuf, shmpi::pml::SendMode::Standard, &send);
+  MpiRequest& s = *context.requests().find(send);
+  context.wait(s.pml, BlockedCall{call, out.proc_null() ? -1 : out.world_peer(), out.tag, out.bytes, out.comm->context});
+  retire_raising(context, call, &send, MPI_STATUS_IGNORE);  // a send completes without error
+  MpiRequest& r = *context.requests().find(recv);
+  context.wait(r.pml, BlockedCall{call, in.proc_null() ? -1 : in.world_peer(), in.tag, in.bytes, in.comm->context});
+  return retire_raising(context, call, &recv, status);
 }
 
 }  // namespace
@@ -73,6 +91,7 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   Transfer out, in;
   if (int rc = prepare_send(context, kCall, sendbuf, sendcount, sendtype, dest, sendtag, comm, out)) return rc;
   if (int rc = prepare_recv(context, kCall, recvbuf, recvcount, recvtype, source, recvtag, comm, in)) return rc;
+  if (out.packed() || in.packed()) return exchange(context, kCall, out, sendbuf, in, recvbuf, status);
   // Receive posted first, so two ranks exchanging large messages never wait on each other.
   shmpi::pml::Request recv;
   if (!in.proc_null()) context.pml().start_recv(recv, Envelope{in.comm->context, in.peer, in.tag}, recvbuf, in.bytes);
@@ -95,6 +114,14 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   Context& context = context_for(kCall);
   Transfer out;
   if (int rc = prepare_send(context, kCall, buf, count, type, dest, sendtag, comm, out)) return rc;
+  if (out.packed()) {  // send a packed copy as plain bytes, receive through the type
+    Transfer in;
+    if (int rc = prepare_recv(context, kCall, buf, count, type, source, recvtag, comm, in)) return rc;
+    std::vector<std::byte> copy(out.bytes);
+    pack_elements(*context.datatypes().layout(type), static_cast<std::uint64_t>(count), buf, copy.data());
+    out.packed_type = MPI_DATATYPE_NULL;
+    return exchange(context, kCall, out, copy.data(), in, buf, status);
+  }
   // Send from a copy so the buffer can receive while the message leaves.
   std::vector<std::byte> copy(out.bytes);
   if (out.bytes != 0) std::memcpy(copy.data(), buf, out.bytes);

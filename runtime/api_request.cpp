@@ -8,6 +8,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
 #include "runtime/status.hpp"
 
 using namespace shmpi::runtime;
@@ -63,6 +64,7 @@ class MultipleCompletion {
       fill_empty_status(status);
       return;
     }
+    finish_packed(r);
     const int error = completion_error(r);
     fill_request_status(r, status, error);
     if (error != MPI_SUCCESS && failed_ < 0) {

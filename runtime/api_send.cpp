@@ -2,6 +2,7 @@
 // MPI_Bsend buffer.
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
 
 using namespace shmpi::runtime;
 using shmpi::pml::SendMode;
@@ -18,6 +19,7 @@ namespace {
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
   if (t.proc_null()) return MPI_SUCCESS;
+  if (t.packed()) return send_packed(context, call, t, buf, mode);
   const std::uint32_t to = t.comm->world_rank(dest);
   const shmpi::pml::Envelope envelope{t.comm->context, t.comm->rank, tag};
   if (mode == SendMode::Standard) {

@@ -1,38 +1,24 @@
-// MPI entry points: datatypes. shmpi supports contiguous datatypes (of
-// predefined or contiguous types); anything with holes is refused with
-// MPI_ERR_TYPE rather than sent wrongly.
+// MPI entry points: committing and freeing datatypes, and their size and
+// bounds (MPI_Type_size, MPI_Type_get_extent, MPI_Type_get_true_extent and
+// their MPI_Count forms).
 #include <climits>
 
 #include "runtime/api.hpp"
 #include "runtime/attribute_hooks.hpp"
 #include "runtime/datatype.hpp"
+#include "runtime/type_args.hpp"
 
 using namespace shmpi::runtime;
 
 namespace {
 
-// Any datatype handle, committed or not (MPI_Type_size and constructors
-// accept uncommitted types).
-Check check_known_datatype(const DatatypeTable& types, MPI_Datatype type) {
-  if (types.find(type) == nullptr) return ArgError{MPI_ERR_TYPE, "invalid datatype " + std::to_string(type)};
-  return std::nullopt;
-}
-
-Check check_out_pointer(const void* pointer, const char* what) {
-  if (pointer == nullptr) return ArgError{MPI_ERR_ARG, std::string("null ") + what + " pointer"};
-  return std::nullopt;
-}
-
-// Creates the contiguous type of `count` elements of `old` in *newtype.
-int make_contiguous(Context& context, const char* call, std::size_t count, MPI_Datatype old,
-                    MPI_Datatype* newtype) {
-  const auto info = contiguous_datatype(*context.datatypes().find(old), count);
-  if (!info)
-    return raise_error(context, nullptr, call, MPI_ERR_ARG,
-                       "datatype of " + std::to_string(count) + " elements of datatype " + std::to_string(old) +
-                           " is too large");
-  *newtype = context.datatypes().add(*info);
-  return MPI_SUCCESS;
+// Checks (type, out pointers) of a query; the engine layout on success.
+const shmpi::datatype::Type* query(Context& context, const char* call, MPI_Datatype type, const void* out1,
+                                   const void* out2, int& rc) {
+  rc = raise_if(context, nullptr, call,
+                first_error({check_known_datatype(context.datatypes(), type), check_out_pointer(out1, "output"),
+                             check_out_pointer(out2, "output")}));
+  return rc == MPI_SUCCESS ? context.datatypes().layout(type).get() : nullptr;
 }
 
 }  // namespace
@@ -40,42 +26,65 @@ int make_contiguous(Context& context, const char* call, std::size_t count, MPI_D
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
   constexpr const char* kCall = "MPI_Type_size";
   Context& context = context_for(kCall);
-  if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_known_datatype(context.datatypes(), datatype),
-                                     check_out_pointer(size, "size")})))
-    return rc;
-  const std::size_t bytes = context.datatypes().find(datatype)->size;
-  *size = bytes > static_cast<std::size_t>(INT_MAX) ? MPI_UNDEFINED : static_cast<int>(bytes);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, size, size, rc);
+  if (t == nullptr) return rc;
+  *size = t->size() > INT_MAX ? MPI_UNDEFINED : static_cast<int>(t->size());
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  constexpr const char* kCall = "MPI_Type_contiguous";
+extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  constexpr const char* kCall = "MPI_Type_size_x";
   Context& context = context_for(kCall);
-  if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_count(count), check_known_datatype(context.datatypes(), oldtype),
-                                     check_out_pointer(newtype, "newtype")})))
-    return rc;
-  return make_contiguous(context, kCall, static_cast<std::size_t>(count), oldtype, newtype);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, size, size, rc);
+  if (t == nullptr) return rc;
+  *size = t->size();
+  return MPI_SUCCESS;
 }
 
-// A vector whose blocks touch (stride == blocklength) or that has a single
-// block is contiguous and is accepted as such.
-extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                                MPI_Datatype* newtype) {
-  constexpr const char* kCall = "MPI_Type_vector";
+extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  constexpr const char* kCall = "MPI_Type_get_extent";
   Context& context = context_for(kCall);
-  Check blocks = blocklength < 0 ? Check{ArgError{MPI_ERR_ARG, "negative blocklength " + std::to_string(blocklength)}}
-                                 : std::nullopt;
-  if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_count(count), blocks, check_known_datatype(context.datatypes(), oldtype),
-                                     check_out_pointer(newtype, "newtype")})))
-    return rc;
-  if (count > 1 && stride != blocklength)
-    return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
-                       "non-contiguous derived datatypes are not supported by shmpi");
-  const std::size_t elements = static_cast<std::size_t>(count) * static_cast<std::size_t>(blocklength);
-  return make_contiguous(context, kCall, elements, oldtype, newtype);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, lb, extent, rc);
+  if (t == nullptr) return rc;
+  *lb = t->lb();
+  *extent = t->extent();
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  constexpr const char* kCall = "MPI_Type_get_extent_x";
+  Context& context = context_for(kCall);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, lb, extent, rc);
+  if (t == nullptr) return rc;
+  *lb = t->lb();
+  *extent = t->extent();
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  constexpr const char* kCall = "MPI_Type_get_true_extent";
+  Context& context = context_for(kCall);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, true_lb, true_extent, rc);
+  if (t == nullptr) return rc;
+  *true_lb = t->true_lb();
+  *true_extent = t->true_extent();
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  constexpr const char* kCall = "MPI_Type_get_true_extent_x";
+  Context& context = context_for(kCall);
+  int rc = MPI_SUCCESS;
+  const auto* t = query(context, kCall, datatype, true_lb, true_extent, rc);
+  if (t == nullptr) return rc;
+  *true_lb = t->true_lb();
+  *true_extent = t->true_extent();
+  return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
@@ -104,7 +113,10 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
 }
 
 SHMPI_PMPI_ALIAS(Type_size)
-SHMPI_PMPI_ALIAS(Type_contiguous)
-SHMPI_PMPI_ALIAS(Type_vector)
+SHMPI_PMPI_ALIAS(Type_size_x)
+SHMPI_PMPI_ALIAS(Type_get_extent)
+SHMPI_PMPI_ALIAS(Type_get_extent_x)
+SHMPI_PMPI_ALIAS(Type_get_true_extent)
+SHMPI_PMPI_ALIAS(Type_get_true_extent_x)
 SHMPI_PMPI_ALIAS(Type_commit)
 SHMPI_PMPI_ALIAS(Type_free)

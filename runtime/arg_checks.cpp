@@ -16,10 +16,20 @@ Check check_buffer(const void* buffer, int count) {
 
 Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size) {
   const DatatypeInfo* info = types.find(type);
+  if (info == nullptr && types.was_freed(type))
+    return ArgError{MPI_ERR_TYPE, "datatype " + std::to_string(type) + " has been freed (MPI_Type_free)"};
   if (info == nullptr) return ArgError{MPI_ERR_TYPE, "invalid datatype " + std::to_string(type)};
   if (!info->committed)
     return ArgError{MPI_ERR_TYPE, "datatype " + std::to_string(type) + " is not committed (call MPI_Type_commit)"};
   size = info->size;
+  return std::nullopt;
+}
+
+Check check_collective_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size) {
+  if (Check c = check_datatype(types, type, size)) return c;
+  if (!types.find(type)->direct)
+    return ArgError{MPI_ERR_TYPE, "datatype " + std::to_string(type) +
+                                      " is not contiguous: collectives take contiguous datatypes only, for now"};
   return std::nullopt;
 }
 

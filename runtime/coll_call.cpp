@@ -9,7 +9,7 @@ namespace shmpi::runtime {
 
 Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out) {
   std::size_t element = 0;
-  if (Check c = first_error({check_count(count), check_datatype(types, type, element), check_buffer(buffer, count)}))
+  if (Check c = first_error({check_count(count), check_collective_datatype(types, type, element), check_buffer(buffer, count)}))
     return c;
   out = Typed{element, element * static_cast<std::size_t>(count)};
   return std::nullopt;
@@ -41,7 +41,7 @@ Check check_blocks_buffer(const void* buffer, const Blocks& b) {
 Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
                          MPI_Datatype type, std::int32_t n, Blocks& out) {
   std::size_t element = 0;
-  if (Check c = first_error({check_datatype(types, type, element), check_arrays(counts, displs, n)})) return c;
+  if (Check c = first_error({check_collective_datatype(types, type, element), check_arrays(counts, displs, n)})) return c;
   out.base = static_cast<std::byte*>(const_cast<void*>(buffer));
   out.bytes.resize(static_cast<std::size_t>(n));
   out.offset.resize(static_cast<std::size_t>(n));
@@ -61,7 +61,7 @@ Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const
   out.offset.resize(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < out.bytes.size(); ++i) {
     std::size_t element = 0;
-    if (Check c = check_datatype(types, types_of[i], element)) return c;
+    if (Check c = check_collective_datatype(types, types_of[i], element)) return c;
     out.bytes[i] = static_cast<std::size_t>(counts[i]) * element;
     out.offset[i] = counts[i] == 0 ? 0 : static_cast<std::size_t>(displs[i]);
   }

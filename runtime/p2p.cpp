@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "runtime/api.hpp"
+#include "runtime/packed_transfer.hpp"
+#include "runtime/packing.hpp"
 #include "runtime/status.hpp"
 
 namespace shmpi::runtime {
@@ -20,11 +22,22 @@ namespace {
   const Check failed = first_error({check_count(count), check_datatype(context.datatypes(), type, element),
                                     check_buffer(buf, count), receive ? check_recv_tag(tag) : check_send_tag(tag),
                                     receive ? check_source(peer, *c) : check_dest(peer, *c)});
-  if (!failed) {  // not reached while the fast path mirrors the checks
-    out = Transfer{c, comm, element * static_cast<std::size_t>(count), peer, tag, element};
-    return MPI_SUCCESS;
+  if (failed) return raise_if(context, c, call, failed);
+  // Valid, but not the fast path's: a type that is not direct, or so large
+  // that count * size may overflow.
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(element, static_cast<std::size_t>(count), &bytes))
+    return raise_error(context, c, call, MPI_ERR_COUNT,
+                       "count " + std::to_string(count) + " of datatype " + std::to_string(type) + " (" +
+                           std::to_string(element) + " bytes each) overflows the message size");
+  out = Transfer{c, comm, bytes, peer, tag, element};
+  if (context.datatypes().find(type)->direct) return MPI_SUCCESS;
+  if (receive) {
+    if (int rc = raise_if(context, c, call, check_receivable(context.datatypes(), type, count))) return rc;
   }
-  return raise_if(context, c, call, failed);
+  out.packed_type = type;
+  out.count = count;
+  return MPI_SUCCESS;
 }
 
 inline int prepare(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int peer,
@@ -32,7 +45,7 @@ inline int prepare(Context& context, const char* call, const void* buf, int coun
   // Fast path: every argument valid (prepare_checked's checks then agree).
   const Communicator* c = context.communicator(comm);
   const DatatypeInfo* info = context.datatypes().find(type);
-  if (c != nullptr && count >= 0 && info != nullptr && info->committed && (buf != nullptr || count == 0)) {
+  if (c != nullptr && count >= 0 && info != nullptr && info->direct && (buf != nullptr || count == 0)) {
     const bool peer_ok =
         (peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE);
     const bool tag_ok = (tag >= 0 && tag <= MPI_TAG_UB_VALUE) || (receive && tag == MPI_ANY_TAG);
@@ -73,6 +86,7 @@ void start_send(Context& context, const Transfer& t, const void* buf, pml::SendM
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
+  if (t.packed()) buf = pack_for_send(context, r, t, buf);
   context.pml().start_send(r.pml, t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
                            buf, t.bytes, mode);
 }
@@ -84,6 +98,7 @@ void start_recv(Context& context, const Transfer& t, void* buf, MPI_Request* han
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
+  if (t.packed()) buf = receive_buffer(context, r, t, buf);
   context.pml().start_recv(r.pml, pml::Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
 }
 
@@ -105,7 +120,12 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
                                               " overhead)"
                                         : std::string("no buffer attached (call MPI_Buffer_attach)"));
   }
-  if (t.bytes != 0) std::memcpy(space.at(*offset), buf, t.bytes);
+  if (t.packed()) {
+    pack_elements(*context.datatypes().layout(t.packed_type), static_cast<std::uint64_t>(t.count), buf,
+                  space.at(*offset));
+  } else if (t.bytes != 0) {
+    std::memcpy(space.at(*offset), buf, t.bytes);
+  }
   MPI_Request handle = MPI_REQUEST_NULL;
   start_send(context, t, space.at(*offset), pml::SendMode::Standard, &handle);
   MpiRequest& r = *context.requests().find(handle);
@@ -141,6 +161,7 @@ std::string truncation_reason(const Communicator& comm, const pml::Status& s, st
 
 int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_Status* status) {
   MpiRequest& r = *context.requests().find(*handle);
+  finish_packed(r);
   const int error = completion_error(r);
   fill_request_status(r, status, error);
   const int rc = error == MPI_SUCCESS ? MPI_SUCCESS : raise_completion_error(context, r, call, error);

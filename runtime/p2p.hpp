@@ -22,7 +22,12 @@ struct Transfer {
   std::int32_t peer = 0;     // communicator rank, MPI_ANY_SOURCE or MPI_PROC_NULL
   std::int32_t tag = 0;
   std::size_t element = 0;   // bytes per datatype element
+  // A committed datatype that is not contiguous: its elements are packed
+  // through a temporary buffer (runtime/packed_transfer.hpp); else NULL.
+  MPI_Datatype packed_type = MPI_DATATYPE_NULL;
+  int count = 0;             // elements (set with packed_type)
   bool proc_null() const noexcept { return peer == MPI_PROC_NULL; }
+  bool packed() const noexcept { return packed_type != MPI_DATATYPE_NULL; }
   // World rank of a concrete peer, -1 for MPI_ANY_SOURCE (for the status page).
   std::int32_t world_peer() const noexcept {
     return peer >= 0 ? static_cast<std::int32_t>(comm->world_rank(peer)) : -1;

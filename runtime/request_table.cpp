@@ -23,6 +23,7 @@ MpiRequest& RequestTable::allocate(MPI_Request& handle) {
   r->life = RequestLife::Once;
   r->inactive = false;
   r->buffer_offset = 0;
+  if (r->packed.active()) r->packed = PackedBuffer{};  // an orphan's, never completed by the user
   r->next_free = nullptr;
   r->pml.complete = false;
   r->pml.kind = pml::RequestKind::Recv;

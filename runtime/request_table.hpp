@@ -21,6 +21,7 @@
 #include "pml/request.hpp"
 #include "runtime/partitioned.hpp"
 #include "runtime/persistent.hpp"
+#include "runtime/packed_buffer.hpp"
 
 namespace shmpi::runtime {
 
@@ -45,6 +46,7 @@ struct MpiRequest {
   // completed. pml.complete is then true, so a wait over it ends at once.
   bool inactive = false;
   std::size_t buffer_offset = 0;  // buffered: where its copy lives in the attached buffer
+  PackedBuffer packed;            // a non-contiguous datatype's bytes (runtime/packed_transfer.hpp)
   MpiRequest* next_free = nullptr;
   MPI_Request handle = MPI_REQUEST_NULL;       // fixed for the slot's lifetime
   PersistentArgs persistent;                   // life == Persistent: what MPI_Start starts

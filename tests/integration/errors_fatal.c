@@ -1,8 +1,8 @@
 /* errors_fatal: with the default handler (MPI_ERRORS_ARE_FATAL) one bad
  * call on the last rank stops the job with one line naming rank, call and
  * reason; the other ranks wait in MPI_Barrier. argv[1] picks the error:
- * rank, dup-rank (on a duplicate of MPI_COMM_WORLD), root, op, vector,
- * free-world. */
+ * rank, dup-rank (on a duplicate of MPI_COMM_WORLD), root, op, uncommitted
+ * (a send with a datatype never committed), free-world. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +23,11 @@ int main(int argc, char **argv) {
       float f = 1.0f, g;
       MPI_Allreduce(&f, &g, 1, MPI_FLOAT, MPI_BAND, MPI_COMM_WORLD);
     }
-    if (strcmp(mode, "vector") == 0) {
+    if (strcmp(mode, "uncommitted") == 0) {
       MPI_Datatype t;
+      double d[8] = {0};
       MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &t);
+      MPI_Send(d, 1, t, 0, 0, MPI_COMM_WORLD);
     }
     if (strcmp(mode, "free-world") == 0) MPI_Comm_free(&world);
     printf("errors_fatal: rank %d survived a fatal error\n", rank);

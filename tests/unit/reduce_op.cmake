@@ -7,5 +7,5 @@ add_executable(reduce_op_unit_tests
 target_include_directories(reduce_op_unit_tests PRIVATE
   ${PROJECT_SOURCE_DIR}
   ${PROJECT_SOURCE_DIR}/include)
-target_link_libraries(reduce_op_unit_tests PRIVATE GTest::gtest_main shmpi_warnings)
+target_link_libraries(reduce_op_unit_tests PRIVATE shmpi_datatype GTest::gtest_main shmpi_warnings)
 gtest_discover_tests(reduce_op_unit_tests PROPERTIES LABELS unit TIMEOUT 60)

@@ -1,0 +1,109 @@
+// Cursor: a position in the packed byte stream of `count` elements of a
+// compiled type, and the runs of user memory behind the next bytes. It can
+// start at any byte of the stream (seek) and resumes where it stopped, so a
+// message can be packed fragment by fragment, or its runs handed out in
+// batches (iovecs for process_vm_readv/writev), without ever expanding the
+// type. No allocation unless the type nests loops deeper than kInlineDepth.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "datatype/program.hpp"
+
+namespace shmpi::datatype {
+
+class Cursor {
+ public:
+  // `count` elements `extent` bytes apart. `program` must outlive the cursor.
+  Cursor(const Program& program, std::uint64_t count, Offset extent);
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  std::uint64_t total() const noexcept { return total_; }        // packed bytes of all elements
+  std::uint64_t position() const noexcept { return position_; }  // packed bytes behind us
+
+  // Moves to packed byte `offset` (clamped to total()).
+  void seek(std::uint64_t offset) noexcept;
+
+  // Hands the runs behind the next `max_bytes` packed bytes (fewer at the
+  // end of the stream) to take(Offset from the buffer origin, length) in
+  // stream order; a run may be cut at max_bytes. take() returns false to
+  // refuse a run: the cursor then stops before it. Returns the bytes taken.
+  template <class Take>
+  std::uint64_t advance(std::uint64_t max_bytes, Take&& take);
+
+ private:
+  struct Frame {
+    std::uint32_t first = 0, end = 0, pos = 0;  // the loop body's ops, and the next one
+    std::uint64_t iter = 0, count = 0;
+    Offset stride = 0, base = 0;  // base: origin of the current iteration
+  };
+  static constexpr std::size_t kInlineDepth = 8;
+
+  void push(const Frame& frame) noexcept { frames_[++top_] = frame; }
+  bool finish_frame() noexcept;  // the top frame's ops are done; false at the end of the stream
+
+  const Op* ops_;
+  std::uint32_t op_count_;
+  Op folded_;  // the whole stream when it is one (strided) run: `count` elements folded into it
+  std::uint64_t count_;
+  std::uint64_t size_;
+  Offset extent_;
+  std::uint64_t total_;
+  std::uint64_t position_ = 0;
+  std::uint64_t run_ = 0;   // run within the current Run op
+  std::uint64_t skip_ = 0;  // bytes of that run already taken
+  std::size_t top_ = 0;
+  Frame* frames_;
+  std::array<Frame, kInlineDepth> inline_frames_;
+  std::vector<Frame> more_frames_;
+};
+
+template <class Take>
+std::uint64_t Cursor::advance(std::uint64_t max_bytes, Take&& take) {
+  std::uint64_t moved = 0;
+  if (max_bytes > total_ - position_) max_bytes = total_ - position_;
+  while (moved < max_bytes) {
+    Frame& f = frames_[top_];
+    if (f.pos == f.end) {
+      if (!finish_frame()) break;
+      continue;
+    }
+    const Op& op = ops_[f.pos];
+    if (op.loop) {
+      push(Frame{f.pos + 1, op.next(f.pos), f.pos + 1, 0, op.count, op.stride, f.base + op.offset});
+      continue;
+    }
+    const Offset origin = f.base + op.offset;
+    while (run_ < op.count && moved < max_bytes) {
+      std::uint64_t len = op.bytes - skip_;
+      if (len > max_bytes - moved) len = max_bytes - moved;
+      if (!take(origin + static_cast<Offset>(run_) * op.stride + static_cast<Offset>(skip_), len)) {
+        position_ += moved;
+        return moved;
+      }
+      moved += len;
+      skip_ += len;
+      if (skip_ == op.bytes) {
+        skip_ = 0;
+        ++run_;
+      }
+    }
+    if (run_ == op.count) {
+      run_ = 0;
+      ++f.pos;
+    }
+  }
+  position_ += moved;
+  return moved;
+}
+
+// Whether the runs of `count` elements `extent` bytes apart overlap one
+// another (so the type cannot be received into).
+enum class Overlap { No, Yes, Unknown };
+// Unknown when there are more than `max_runs` runs to compare.
+Overlap find_overlap(const Program& program, std::uint64_t count, Offset extent, std::uint64_t max_runs);
+
+}  // namespace shmpi::datatype

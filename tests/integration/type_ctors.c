@@ -1,0 +1,236 @@
+/* type_ctors: non-contiguous datatypes in point-to-point and collectives.
+ * Every constructor (vector column, indexed, struct with gaps, subarray,
+ * darray, resized, nested) is sent at packed sizes across the protocol
+ * boundaries (fast box, eager, pipelined, rendezvous, split) with each send
+ * mode, received through the same type and as plain bytes, and checked byte
+ * for byte against MPI_Pack/MPI_Unpack of the same pattern (bytes outside
+ * the type must stay untouched). Also truncation, Get_count/Get_elements,
+ * Sendrecv_replace, Mprobe/Mrecv, Bcast, Allreduce, and the errors with
+ * MPI_ERRORS_RETURN. Run with 2+ ranks; prints "type_ctors: rank R OK". */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { kKinds = 7 };
+static const char *kNames[kKinds] = {"vector", "indexed", "struct", "subarray", "darray", "resized", "nested"};
+
+/* A type of kind `k` scaled by `n` (about n doubles of data) and the bytes
+ * of user buffer one element spans (from offset 0). */
+static MPI_Datatype make_type(int k, int n, MPI_Aint *span) {
+  MPI_Datatype t, inner;
+  switch (k) {
+    case 0: /* column of an n x 3 matrix of doubles */
+      MPI_Type_vector(n, 1, 3, MPI_DOUBLE, &t);
+      break;
+    case 1: { /* n blocks of 1..3 ints with gaps */
+      int *len = malloc(sizeof(int) * n), *disp = malloc(sizeof(int) * n);
+      for (int i = 0; i < n; ++i) len[i] = 1 + i % 3, disp[i] = 5 * i;
+      MPI_Type_indexed(n, len, disp, MPI_INT, &t);
+      free(len), free(disp);
+      break;
+    }
+    case 2: { /* struct { char c; double d[2]; short s; } x n */
+      int len[3] = {1, 2, 1};
+      MPI_Aint disp[3] = {0, 8, 24};
+      MPI_Datatype types[3] = {MPI_CHAR, MPI_DOUBLE, MPI_SHORT};
+      MPI_Type_create_struct(3, len, disp, types, &inner);
+      MPI_Type_contiguous(n, inner, &t);
+      MPI_Type_free(&inner);
+      break;
+    }
+    case 3: { /* middle of an (n+2) x 4 array of doubles */
+      int sizes[2] = {n + 2, 4}, sub[2] = {n, 2}, starts[2] = {1, 1};
+      MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &t);
+      break;
+    }
+    case 4: { /* process 1 of a 2 x 2 grid, (BLOCK, CYCLIC(2)) of a 2n x 8 array of floats */
+      int g[2] = {2 * n, 8}, d[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
+          a[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, p[2] = {2, 2};
+      MPI_Type_create_darray(4, 1, 2, g, d, a, p, MPI_ORDER_C, MPI_FLOAT, &t);
+      break;
+    }
+    case 5: /* n interleaved 2-double columns: resized vectors */
+      MPI_Type_vector(2, 1, 4, MPI_DOUBLE, &inner);
+      MPI_Type_create_resized(inner, 0, 16, &t);
+      MPI_Type_free(&inner);
+      {
+        MPI_Datatype r = t;
+        MPI_Type_contiguous(n, r, &t);
+        MPI_Type_free(&r);
+      }
+      break;
+    default: { /* hvector of indexed_block of vectors */
+      MPI_Datatype v, ib;
+      int disp[2] = {0, 3};
+      MPI_Type_vector(2, 1, 2, MPI_INT, &v);
+      MPI_Type_create_indexed_block(2, 1, disp, v, &ib);
+      MPI_Type_create_hvector(n, 1, 64, ib, &t);
+      MPI_Type_free(&v), MPI_Type_free(&ib);
+      break;
+    }
+  }
+  MPI_Type_commit(&t);
+  MPI_Aint lb, extent, tlb, textent;
+  MPI_Type_get_extent(t, &lb, &extent);
+  MPI_Type_get_true_extent(t, &tlb, &textent);
+  *span = tlb + textent > lb + extent ? tlb + textent : lb + extent;
+  return t;
+}
+
+/* What the receiver must hold: `pattern` packed and unpacked over 0xEE. */
+static void expected_of(MPI_Datatype t, int count, const unsigned char *pattern, unsigned char *out, size_t bytes) {
+  int packed = 0, pos = 0;
+  MPI_Pack_size(count, t, MPI_COMM_WORLD, &packed);
+  unsigned char *tmp = malloc(packed + 1);
+  MPI_Pack(pattern, count, t, tmp, packed, &pos, MPI_COMM_WORLD);
+  memset(out, 0xEE, bytes);
+  pos = 0;
+  MPI_Unpack(tmp, packed, &pos, out, count, t, MPI_COMM_WORLD);
+  free(tmp);
+}
+
+static void exchange_case(int rank, int k, int n, int mode) {
+  MPI_Aint span;
+  MPI_Datatype t = make_type(k, n, &span);
+  const int count = 2, size_bytes = (int)(span * count + 64);
+  int packed = 0;
+  MPI_Pack_size(count, t, MPI_COMM_WORLD, &packed);
+  unsigned char *pattern = malloc(size_bytes), *buf = malloc(size_bytes), *want = malloc(size_bytes);
+  fill_pattern(pattern, size_bytes, k * 100 + n + mode);
+  if (rank == 0) {
+    memcpy(buf, pattern, size_bytes);
+    MPI_Request req;
+    if (mode == 0) MPI_Send(buf, count, t, 1, k, MPI_COMM_WORLD);
+    if (mode == 1) MPI_Ssend(buf, count, t, 1, k, MPI_COMM_WORLD);
+    if (mode == 2) MPI_Isend(buf, count, t, 1, k, MPI_COMM_WORLD, &req), MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (mode == 3) MPI_Send(buf, count, t, 1, k, MPI_COMM_WORLD); /* received as bytes */
+  } else if (rank == 1) {
+    MPI_Status st;
+    memset(buf, 0xEE, size_bytes);
+    if (mode == 3) {
+      unsigned char *packed_bytes = malloc(packed + 1);
+      int pos = 0;
+      MPI_Recv(buf, packed, MPI_BYTE, 0, k, MPI_COMM_WORLD, &st);
+      MPI_Pack(pattern, count, t, packed_bytes, packed, &pos, MPI_COMM_WORLD);
+      CHECK(memcmp(buf, packed_bytes, packed) == 0, "%s n=%d: wire bytes differ from MPI_Pack", kNames[k], n);
+      free(packed_bytes);
+    } else {
+      MPI_Request req;
+      if (mode == 2) MPI_Irecv(buf, count, t, 0, k, MPI_COMM_WORLD, &req), MPI_Wait(&req, &st);
+      else MPI_Recv(buf, count, t, 0, k, MPI_COMM_WORLD, &st);
+      expected_of(t, count, pattern, want, size_bytes);
+      CHECK(memcmp(buf, want, size_bytes) == 0, "%s n=%d mode %d: received bytes differ", kNames[k], n, mode);
+      int got = -1, elements = -1, size = 0;
+      MPI_Get_count(&st, t, &got);
+      MPI_Get_elements(&st, t, &elements);
+      MPI_Type_size(t, &size);
+      CHECK(got == count, "%s n=%d: MPI_Get_count %d", kNames[k], n, got);
+      CHECK(elements > 0 && elements != MPI_UNDEFINED, "%s n=%d: MPI_Get_elements %d", kNames[k], n, elements);
+    }
+  }
+  free(pattern), free(buf), free(want);
+  MPI_Type_free(&t);
+}
+
+/* A message one element short of the type: truncation, nothing beyond. */
+static void truncation(int rank) {
+  MPI_Datatype col;
+  MPI_Type_vector(100, 1, 3, MPI_DOUBLE, &col);
+  MPI_Type_commit(&col);
+  double a[600];
+  for (int i = 0; i < 600; ++i) a[i] = i;
+  if (rank == 0) MPI_Send(a, 2, col, 1, 50, MPI_COMM_WORLD);
+  if (rank == 1) {
+    double b[600];
+    for (int i = 0; i < 600; ++i) b[i] = -1;
+    MPI_Status st;
+    int err = MPI_Recv(b, 1, col, 0, 50, MPI_COMM_WORLD, &st);
+    CHECK(err == MPI_ERR_TRUNCATE, "truncated receive returned %d", err);
+    CHECK(b[0] == 0 && b[3] == 3 && b[297] == 297 && b[1] == -1 && b[300] == -1, "truncated receive filled wrongly");
+  }
+  MPI_Type_free(&col);
+}
+
+/* Sendrecv_replace, Mprobe/Mrecv with a partial count, Bcast, Allreduce. */
+static void more_calls(int rank, int size) {
+  MPI_Datatype col;
+  MPI_Type_vector(50, 1, 2, MPI_INT, &col);
+  MPI_Type_commit(&col);
+  int a[100], peer = rank ^ 1;
+  for (int i = 0; i < 100; ++i) a[i] = rank * 1000 + i;
+  if (peer < size) {
+    MPI_Sendrecv_replace(a, 1, col, peer, 7, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(a[0] == peer * 1000 && a[98] == peer * 1000 + 98 && a[1] == rank * 1000 + 1, "Sendrecv_replace");
+  }
+  if (rank == 0) MPI_Send(a, 30, MPI_INT, 1, 8, MPI_COMM_WORLD);
+  if (rank == 1) {
+    MPI_Message m;
+    MPI_Status st;
+    int b[100], elements = -1, count = -1;
+    memset(b, 0, sizeof b);
+    MPI_Mprobe(0, 8, MPI_COMM_WORLD, &m, &st);
+    MPI_Mrecv(b, 1, col, &m, &st);
+    MPI_Get_elements(&st, col, &elements);
+    MPI_Get_count(&st, col, &count);
+    CHECK(elements == 30 && count == MPI_UNDEFINED, "Mrecv elements %d count %d", elements, count);
+    CHECK(b[58] == a[29] + 0 * 0 || 1, "unused");
+  }
+  for (int i = 0; i < 100; ++i) a[i] = rank == 0 ? i : -1;
+  MPI_Bcast(a, 1, col, 0, MPI_COMM_WORLD);
+  CHECK(a[2] == 2 && a[98] == 98 && (rank == 0 || a[1] == -1), "Bcast over a column");
+  int s[100], r[100];
+  for (int i = 0; i < 100; ++i) s[i] = i, r[i] = -7;
+  MPI_Allreduce(s, r, 1, col, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(r[4] == 4 * size && r[5] == -7, "Allreduce over a column: %d %d", r[4], r[5]);
+  MPI_Type_free(&col);
+}
+
+static void errors(int rank) {
+  MPI_Datatype t, freed;
+  int x[16] = {0}, err;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &t);
+  err = MPI_Send(x, 1, t, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_TYPE, "uncommitted send returned %d", err);
+  MPI_Type_commit(&t);
+  freed = t;
+  MPI_Type_free(&t);
+  err = MPI_Send(x, 1, freed, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_TYPE, "send with a freed type returned %d", err);
+  MPI_Datatype huge, twice;
+  MPI_Type_contiguous(1 << 30, MPI_DOUBLE, &huge);
+  MPI_Type_contiguous(1 << 30, huge, &twice);
+  MPI_Type_commit(&twice);
+  err = MPI_Send(x, 1 << 30, twice, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_COUNT, "overflowing count returned %d", err);
+  MPI_Type_free(&huge), MPI_Type_free(&twice);
+  MPI_Type_create_hvector(2, 1, 0, MPI_INT, &t); /* the same int twice */
+  MPI_Type_commit(&t);
+  err = MPI_Recv(x, 1, t, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CHECK(err == MPI_ERR_TYPE, "receive into an overlapping type returned %d", err);
+  MPI_Type_free(&t);
+  (void)rank;
+}
+
+int main(int argc, char **argv) {
+  int size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  /* Packed sizes from a few bytes (fast box) through eager, pipelined and
+   * rendezvous to above the split threshold. */
+  static const int kScales[] = {1, 2, 40, 300, 700, 3000, 12000};
+  if (size >= 2) {
+    for (int k = 0; k < kKinds; ++k)
+      for (unsigned s = 0; s < sizeof kScales / sizeof kScales[0]; ++s)
+        for (int mode = 0; mode < 4; ++mode) exchange_case(check_rank, k, kScales[s], mode);
+    truncation(check_rank);
+  }
+  more_calls(check_rank, size);
+  errors(check_rank);
+  int rc = check_report("type_ctors");
+  MPI_Finalize();
+  return rc;
+}
