@@ -28,6 +28,7 @@
 #include "pml/protocol.hpp"
 #include "pml/request.hpp"
 #include "pml/route_chooser.hpp"
+#include "pml/traffic_stats.hpp"
 #include "pml/unexpected_store.hpp"
 
 namespace shmpi::pml {
@@ -162,6 +163,10 @@ class Pml {
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
   // Rendezvous-sized sends pipelined as ping-pong answers (pingpong_limit).
   std::uint64_t pipelined_answers() const noexcept { return pipelined_answers_; }
+  // What our traffic did, for the run report (pml/traffic_stats.hpp).
+  const TrafficStats& stats() const noexcept { return stats_; }
+  // The most unexpected messages held at once.
+  std::size_t unexpected_peak() const noexcept { return store_.peak(); }
 
  private:
   // Polls of the peer's box before try_receive_boxed() gives up (a few
@@ -285,6 +290,7 @@ class Pml {
   std::uint64_t pipelined_answers_ = 0;
   std::array<std::uint64_t, 2> routes_taken_{};
   std::uint64_t epochs_recorded_ = 0;
+  TrafficStats stats_;  // counted where each message's protocol is decided
 };
 
 }  // namespace shmpi::pml

@@ -330,6 +330,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
 // failed) have the sender stream it.
 void Pml::finish_read(Request& request, bool done) noexcept {
   if (done) {
+    stats_.count(Protocol::SingleCopy, request.status.sent_bytes);
     finish_rendezvous(request);
   } else {
     spoil_epoch(request);
@@ -358,6 +359,7 @@ void Pml::flush_reads() noexcept {
           single_copy_->read_pieces(transport_.peer_pid(reads_peer_), std::span(pieces.data(), n)) ==
               btl::CopyResult::Done;
     if (all) reads_batched_ += n;
+    stats_.read_batch(all);
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const PendingRead& read = reads_[i];
@@ -402,6 +404,7 @@ void Pml::on_split_done(std::uint32_t, const MatchHeader& header) noexcept {
       return;
     }
   }
+  stats_.count(Protocol::Split, request.status.sent_bytes);
   finish_rendezvous(request);
 }
 
@@ -424,6 +427,7 @@ void Pml::finish_rendezvous(Request& request) noexcept {
 }
 
 void Pml::stream_rendezvous(Request& request) noexcept {
+  stats_.count(Protocol::Streamed, request.status.sent_bytes);
   request.received = 0;
   send_control(Control::with(request.source_world, RecordKind::Cts,
                              RendezvousReply{request.sender_cookie, reinterpret_cast<std::uintptr_t>(&request)}));

@@ -57,7 +57,8 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       routes_(limits.choose_route ? limits.rndv_threshold : 0),
       epochs_(transport.size()),
       rndv_offers_out_(transport.size()),
-      sent_since_heard_(transport.size(), 0) {}
+      sent_since_heard_(transport.size(), 0),
+      stats_(transport.size()) {}
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode) {
@@ -79,6 +80,7 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
                              rndv_offers_out_[dest] == 0;
   if (request.pipelined_answer) ++pipelined_answers_;
   sent_since_heard_[dest] = 1;
+  stats_.sent_to(dest, bytes);
   // A synchronous eager or pipelined send waits for the receiver's Ack; a
   // rendezvous send always waits for the receiver (Fin or Cts).
   request.awaiting_peer = mode == SendMode::Synchronous;
@@ -101,6 +103,8 @@ bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const
   if (out == nullptr) return false;
   btl::copy_to_ring(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0), buffer, bytes);
   transport_.publish(dest);
+  stats_.sent_to(dest, bytes);
+  stats_.count_eager(channel.reserved_in_box(), bytes);
   return true;
 }
 
@@ -130,6 +134,7 @@ bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
   btl::copy_to_ring(payload, request.send_buffer, request.length);
   transport_.publish(request.dest);
+  stats_.count_eager(channel.reserved_in_box(), request.length);
   request.started = true;
   request.sent = request.length;
   return true;
@@ -150,6 +155,7 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   ++rndv_offers_out_[request.dest];
+  stats_.count(Protocol::Rendezvous, request.length);
   return true;
 }
 
@@ -171,6 +177,7 @@ bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKi
     request.sent += chunk;
     first_record = false;
   }
+  if (first == RecordKind::FragFirst) stats_.count(Protocol::Pipelined, request.length);
   return true;
 }
 
