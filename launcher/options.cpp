@@ -99,6 +99,7 @@ constexpr Flag kFlags[] = {
     {"timeout", true, [](ParsedArgs& p, auto f, auto v) { p.options.timeout_s = parse_seconds(f, v, false); }},
     {"kill-grace", true, [](ParsedArgs& p, auto f, auto v) { p.options.kill_grace_s = parse_seconds(f, v, true); }},
     {"set", true, [](ParsedArgs& p, auto, auto v) { p.options.tunables.push_back(parse_tunable(v)); }},
+    {"report", true, [](ParsedArgs& p, auto f, auto v) { apply_report(p.options.report, f, v); }},
     {"version", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"V", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"help", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Help; }},
@@ -139,6 +140,8 @@ ParsedArgs parse_args(std::span<const std::string> args) {
       value = args[++i];
     }
     flag->apply(parsed, flag_text, value);
+    if (flag->name == "report" && matrix_file_follows(value))  // the one option with two values
+      take_matrix_file(parsed.options.report, i + 1 < args.size() ? &args[++i] : nullptr);
     if (parsed.action != Action::Run) return parsed;
   }
   parsed.options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
