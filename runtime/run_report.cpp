@@ -116,7 +116,8 @@ void report_run(Context& context) {
   allgather(context, *context.communicator(MPI_COMM_WORLD), mine.data(), all.data(),
             mine.size() * sizeof(std::uint64_t), "MPI_Finalize");
   if (context.rank() != 0) return;
-  const JobReport job = unpack(all, n, settings_text(context));
+  JobReport job = unpack(all, n, settings_text(context));
+  job.box_lines_probed = context.transport().address().probes_box_lines;  // the same on every rank
   if (request.stats) {
     std::string text;
     for (const std::string& line : stats_lines(job)) text += line + '\n';

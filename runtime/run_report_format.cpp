@@ -56,6 +56,7 @@ std::string box_lines_text(const JobReport& job) {
     }
   }
   if (!any) return "no fast boxes";
+  if (!job.box_lines_probed) return "not probed (line 0)";
   std::string text;
   for (std::size_t line = 0; line < pairs_on.size(); ++line) {
     if (pairs_on[line] == 0) continue;

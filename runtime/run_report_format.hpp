@@ -38,6 +38,7 @@ struct JobReport {
   std::vector<RankReport> ranks;         // by world rank
   std::vector<pml::TrafficCount> sent;   // [sender * nranks + receiver]: messages started, bytes
   std::vector<std::uint32_t> box_lines;  // [rank * nranks + peer]: the pair's box line, or kNoBoxLine
+  bool box_lines_probed = false;         // the lines were timed (else every box is on line 0)
 
   const pml::TrafficCount& pair(std::uint32_t sender, std::uint32_t receiver) const noexcept {
     return sent[std::size_t{sender} * nranks + receiver];

@@ -41,6 +41,7 @@ JobReport two_ranks() {
   job.ranks[1].blocked_ns = 250'000;
   job.sent = {{1, 100}, {6, 1048600}, {4, 0}, {0, 0}};
   job.box_lines = {kNoBoxLine, 5, 5, kNoBoxLine};
+  job.box_lines_probed = true;
   return job;
 }
 
@@ -68,6 +69,13 @@ TEST(RunReportFormat, NoBoxesSaysSo) {
   JobReport job = two_ranks();
   job.box_lines.assign(4, kNoBoxLine);
   EXPECT_NE(stats_lines(job)[3].find("fast-box lines chosen: no fast boxes"), std::string::npos);
+}
+
+TEST(RunReportFormat, BoxLinesNotProbedSaySo) {
+  JobReport job = two_ranks();
+  job.box_lines = {kNoBoxLine, 0, 0, kNoBoxLine};
+  job.box_lines_probed = false;
+  EXPECT_NE(stats_lines(job)[3].find("fast-box lines chosen: not probed (line 0)"), std::string::npos);
 }
 
 TEST(RunReportFormat, MatrixCsvOfBytesAndOfMessages) {
