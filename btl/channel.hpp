@@ -35,6 +35,9 @@ class ChannelWriter {
     return ring_.try_reserve(body_bytes);
   }
 
+  // Whether the record reserved last went to the box (else the ring).
+  bool reserved_in_box() const noexcept { return in_box_; }
+
   // Makes the reserved record visible to the peer.
   void commit() noexcept {
     if (in_box_) {

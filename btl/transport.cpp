@@ -110,6 +110,15 @@ std::uint32_t Transport::choose_box_lines() {
   return probed;
 }
 
+std::uint32_t Transport::box_line_index(std::uint32_t peer) const noexcept {
+  const FastBox* line = box_ends_[peer].line;
+  if (line == nullptr) return kBoxLines;
+  const bool peer_is_lower = peer < rank_;  // where connect() put the first candidate
+  const std::byte* segment = peer_is_lower ? peers_[peer].data() : own_.data();
+  const auto* first = reinterpret_cast<const FastBox*>(segment + layout_.box_offset(peer_is_lower ? rank_ : peer));
+  return static_cast<std::uint32_t>(line - first);
+}
+
 void Transport::wake(Doorbell& bell) noexcept {
   bell.wakeups.fetch_add(1, std::memory_order_release);
   // Not FUTEX_PRIVATE: the word lives in a mapping shared between processes.

@@ -66,6 +66,9 @@ class Transport {
 
   // The box line of the pair with `peer` (nullptr without a box).
   const FastBox* box_line(std::uint32_t peer) const noexcept { return box_ends_[peer].line; }
+  // Which of the pair's kBoxLines candidate lines its box is on (0 unless
+  // choose_box_lines() moved it), or kBoxLines without a box.
+  std::uint32_t box_line_index(std::uint32_t peer) const noexcept;
 
   // The process id of `peer` (for single-copy transfers).
   pid_t peer_pid(std::uint32_t peer) const noexcept { return pids_[peer]; }

@@ -34,6 +34,7 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
   RankEnvInputs inputs{options.tunables, options.exports,
                        plan.placement.oversubscribed || plan.placement.shared_cores};
   plan.rank_env = rank_environment(environment, inputs);
+  prepare_report(options.report, plan.rank_env);  // --report: SHMPI_STATS, SHMPI_COMM_MATRIX
   plan.options = std::move(options);
   return plan;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "heat_map.hpp"
 #include "job.hpp"
 #include "launch_error.hpp"
 #include "launch_plan.hpp"
@@ -43,8 +44,11 @@ int launch(const std::vector<std::string>& args) {
   }
   std::vector<std::string> environment;
   for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
-  Job job(prepare_launch(std::move(parsed.options), environment));
-  return job.run();
+  LaunchPlan plan = prepare_launch(std::move(parsed.options), environment);
+  const std::string matrix = plan.options.report.comm_matrix;
+  const int code = Job(std::move(plan)).run();  // the Job is gone (signals unblocked) before gnuplot runs
+  if (code == 0 && !matrix.empty()) draw_heat_map(matrix);
+  return code;
 }
 
 // Ends the process with `code`; without exit handlers when libpmix was left

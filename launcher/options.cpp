@@ -105,6 +105,7 @@ constexpr Flag kFlags[] = {
        if (v.empty()) throw usage_error(std::string(f) + " needs a profile name (shmpi_info lists them)");
        p.options.profile = std::string(v);
      }},
+    {"report", true, [](ParsedArgs& p, auto f, auto v) { apply_report(p.options.report, f, v); }},
     {"version", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"V", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"help", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Help; }},
@@ -145,6 +146,8 @@ ParsedArgs parse_args(std::span<const std::string> args) {
       value = args[++i];
     }
     flag->apply(parsed, flag_text, value);
+    if (flag->name == "report" && matrix_file_follows(value))  // the one option with two values
+      take_matrix_file(parsed.options.report, i + 1 < args.size() ? &args[++i] : nullptr);
     if (parsed.action != Action::Run) return parsed;
   }
   parsed.options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "report_options.hpp"
+
 namespace shmpi::launcher {
 
 enum class BindTo { Auto, None, Core, Numa };  // Auto: core when ranks fit the cores, else none
@@ -27,6 +29,7 @@ struct Options {
   double kill_grace_s = 2.0;       // --kill-grace S: SIGTERM..SIGKILL delay when stopping
   std::vector<std::pair<std::string, std::string>> tunables;  // --set name=value (validated)
   std::string profile;             // --profile NAME: the tunables' defaults (checked before the start)
+  ReportOptions report;            // --report stats | comm-matrix FILE (report_options.hpp)
   std::vector<std::string> command;  // program and its arguments
 };
 

@@ -22,6 +22,11 @@ options (a single dash works too, and --opt=value):
   --set NAME=VALUE        set a tunable (env SHMPI_<NAME>); shmpi_info lists them
   --profile NAME          take the tunables' defaults from profile NAME (env
                           SHMPI_PROFILE) instead of the one chosen for this CPU
+  --report stats          at MPI_Finalize, rank 0 prints what the traffic did
+                          (messages and bytes by protocol, decisions, time blocked)
+  --report comm-matrix FILE   write the bytes sent between each pair of ranks to
+                          FILE (CSV; messages to FILE.messages.csv) and, with
+                          gnuplot in PATH, a heat map to FILE.png
   --timeout S             after S seconds: print the hang report, stop, exit 124
   --kill-grace S          seconds between SIGTERM and SIGKILL when stopping (2)
   --version, --help

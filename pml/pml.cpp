@@ -18,7 +18,8 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       routes_(limits.choose_route ? limits.rndv_threshold : 0),
       epochs_(transport.size()),
       rndv_offers_out_(transport.size()),
-      sent_since_heard_(transport.size(), 0) {}
+      sent_since_heard_(transport.size(), 0),
+      stats_(transport.size()) {}
 
 bool Pml::cancel(Request& request) noexcept {
   if (request.complete) return false;

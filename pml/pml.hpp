@@ -35,6 +35,7 @@
 #include "pml/read_batch.hpp"
 #include "pml/request.hpp"
 #include "pml/route_chooser.hpp"
+#include "pml/traffic_stats.hpp"
 #include "pml/unexpected_store.hpp"
 #include "pml/wait_loop.hpp"
 
@@ -147,6 +148,10 @@ class Pml {
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
   // Rendezvous-sized sends pipelined as replies (reply_pipeline_limit).
   std::uint64_t pipelined_replies() const noexcept { return pipelined_replies_; }
+  // What our traffic did, for the run report (pml/traffic_stats.hpp).
+  const TrafficStats& stats() const noexcept { return stats_; }
+  // The most unexpected messages held at once.
+  std::size_t unexpected_peak() const noexcept { return store_.peak(); }
 
  private:
   // Polls of the peer's box before try_receive_now() gives up (a few
@@ -248,6 +253,7 @@ class Pml {
   std::uint64_t reads_batched_ = 0;
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_replies_ = 0;
+  TrafficStats stats_;  // counted where each message's protocol is decided
 };
 
 template <class Done, class Watch>

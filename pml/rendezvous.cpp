@@ -74,6 +74,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
 // failed) have the sender stream it.
 void Pml::finish_read(Request& request, bool done) noexcept {
   if (done) {
+    stats_.count(Protocol::SingleCopy, request.status.sent_bytes);
     finish_rendezvous(request);
   } else {
     spoil_epoch(request);
@@ -105,6 +106,7 @@ void Pml::on_split_done(const MatchHeader& header) noexcept {
       return;
     }
   }
+  stats_.count(Protocol::Split, request.status.sent_bytes);
   finish_rendezvous(request);
 }
 
@@ -117,6 +119,7 @@ void Pml::finish_rendezvous(Request& request) noexcept {
 }
 
 void Pml::stream_rendezvous(Request& request) noexcept {
+  stats_.count(Protocol::Streamed, request.status.sent_bytes);
   request.received = 0;
   send_control(ControlRecord::with(request.source_world, RecordKind::Cts,
                                    RendezvousReply{request.sender_cookie, cookie_of(request)}));

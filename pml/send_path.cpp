@@ -48,6 +48,7 @@ void finished_pushing(Request& request) noexcept {
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode) {
+  stats_.sent_to(dest, bytes);
   request.kind = RequestKind::Send;
   request.complete = false;
   request.send_buffer = static_cast<const std::byte*>(buffer);
@@ -88,6 +89,8 @@ bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const
   if (out == nullptr) return false;
   btl::copy_to_ring(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0), buffer, bytes);
   transport_.publish(dest);
+  stats_.sent_to(dest, bytes);
+  stats_.count_eager(channel.reserved_in_box(), bytes);
   return true;
 }
 
@@ -117,6 +120,7 @@ bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
   btl::copy_to_ring(payload, request.send_buffer, request.length);
   transport_.publish(request.dest);
+  stats_.count_eager(channel.reserved_in_box(), request.length);
   request.started = true;
   request.sent = request.length;
   return true;
@@ -134,6 +138,7 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
                                     request.length);
   ::new (payload) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
   transport_.publish(request.dest);
+  stats_.count(Protocol::Rendezvous, request.length);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   ++rndv_offers_out_[request.dest];
@@ -158,6 +163,7 @@ bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKi
     request.sent += chunk;
     first_record = false;
   }
+  if (first == RecordKind::FragFirst) stats_.count(Protocol::Pipelined, request.length);
   return true;
 }
 

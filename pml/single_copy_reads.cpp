@@ -37,6 +37,7 @@ void Pml::flush_reads() noexcept {
           single_copy_->read_pieces(transport_.peer_pid(peer), std::span(pieces.data(), reads.size())) ==
               btl::CopyResult::Done;
     if (all) reads_batched_ += reads.size();
+    stats_.read_batch(all);
   }
   for (const ReadBatch::Read& read : reads)
     finish_read(*read.request, all || read_from(peer, read.address, read.request->recv_buffer, read.bytes));

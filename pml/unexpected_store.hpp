@@ -49,6 +49,10 @@ class UnexpectedStore {
     return *u;
   }
 
+  // The most records held at once: records are made only when none is
+  // free, so the deepest the unexpected queue has been.
+  std::size_t peak() const noexcept { return records_.size(); }
+
   void release(Unexpected& u) noexcept {
     // Give back the memory of very large messages; keep small buffers.
     if (u.data.capacity() > kKeepCapacity) std::vector<std::byte>().swap(u.data);

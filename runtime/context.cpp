@@ -10,6 +10,7 @@
 
 #include "pml/protocol.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/run_report.hpp"
 #include "runtime/wait_policy.hpp"
 
 namespace shmpi::runtime {
@@ -121,6 +122,7 @@ void Context::finalize() {
   // Buffered sends and sends the user freed must still reach their peers.
   wait_until([this] { return pml_.owes_nothing() && !requests_.orphan_sends_pending(); },
              BlockedCall{"MPI_Finalize", -2, -1, 0, 0});
+  report_run(*this);  // SHMPI_STATS / SHMPI_COMM_MATRIX (run_report.hpp); all ranks or none
   barrier(*this, *communicator(MPI_COMM_WORLD));
   status_.finalized();
   store_->finalize();

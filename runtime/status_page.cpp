@@ -57,6 +57,7 @@ void StatusPage::set_state(contract::RankState state) noexcept {
 }
 
 void StatusPage::blocked(const BlockedCall& call, std::uint32_t outstanding) noexcept {
+  blocked_since_ns_ = monotonic_ns();
   if (record_ == nullptr) return;
   begin_write();
   record_->state = static_cast<std::uint32_t>(contract::RankState::Blocked);
@@ -67,8 +68,13 @@ void StatusPage::blocked(const BlockedCall& call, std::uint32_t outstanding) noe
   record_->count = call.bytes;
   record_->context = call.context;
   record_->outstanding = outstanding;
-  record_->since_ns = monotonic_ns();
+  record_->since_ns = blocked_since_ns_;
   end_write();
+}
+
+void StatusPage::unblocked() noexcept {
+  blocked_ns_ += monotonic_ns() - blocked_since_ns_;
+  set_state(contract::RankState::Running);
 }
 
 }  // namespace shmpi::runtime

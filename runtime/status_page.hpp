@@ -29,7 +29,10 @@ class StatusPage {
   void running() noexcept { set_state(contract::RankState::Running); }
   void finalized() noexcept { set_state(contract::RankState::Finalized); }
   void blocked(const BlockedCall& call, std::uint32_t outstanding) noexcept;
-  void unblocked() noexcept { set_state(contract::RankState::Running); }
+  void unblocked() noexcept;
+  // Time spent between blocked() and unblocked(), for the run report
+  // (kept with or without a launcher's page).
+  std::uint64_t blocked_ns() const noexcept { return blocked_ns_; }
 
  private:
   void set_state(contract::RankState state) noexcept;
@@ -39,6 +42,8 @@ class StatusPage {
   contract::RankStatus* record_ = nullptr;
   void* mapping_ = nullptr;
   std::uint64_t mapping_bytes_ = 0;
+  std::uint64_t blocked_since_ns_ = 0;
+  std::uint64_t blocked_ns_ = 0;
 };
 
 }  // namespace shmpi::runtime
