@@ -16,7 +16,7 @@ using namespace shmpi::pml::test_job;
 constexpr std::size_t kEager = 1024;
 constexpr std::size_t kRndv = 16 * 1024;
 
-ProtocolLimits limits(std::size_t split_threshold = 0) { return ProtocolLimits{kEager, 4096, kRndv, split_threshold}; }
+ProtocolLimits limits(std::size_t split_threshold = 0) { return limits_of(kEager, 4096, kRndv, split_threshold); }
 
 // One message of `bytes` from rank 0 to rank 1, the receive posted first.
 void send_one(TwoRanks& job, std::size_t bytes) {
