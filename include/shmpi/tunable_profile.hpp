@@ -37,9 +37,15 @@ struct ProfileRule {
   int specificity() const { return (vendor.empty() ? 0 : 1) + (family ? 1 : 0) + (model ? 1 : 0); }
   std::string text() const {
     if (vendor.empty() && !family && !model) return "any";
-    std::string s = vendor.empty() ? "" : "cpu_vendor=" + vendor;
-    if (family) s += (s.empty() ? "" : " ") + std::string("cpu_family=") + std::to_string(*family);
-    if (model) s += (s.empty() ? "" : " ") + std::string("cpu_model=") + std::to_string(*model);
+    // Appends only: GCC 12 at -O3 flags `"literal" + std::string&&` (-Wrestrict, a false positive).
+    std::string s;
+    const auto add = [&s](const char* key, const std::string& value) {
+      if (!s.empty()) s.append(" ");
+      s.append(key).append("=").append(value);
+    };
+    if (!vendor.empty()) add("cpu_vendor", vendor);
+    if (family) add("cpu_family", std::to_string(*family));
+    if (model) add("cpu_model", std::to_string(*model));
     return s;
   }
 };
