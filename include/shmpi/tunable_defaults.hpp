@@ -114,11 +114,11 @@ class TunableDefaults {
 
   TunableDefaults select(const ProfileRequest& request, const CpuIdentity& cpu) {
     const Profile* base = find(kBaseProfile);
-    if (base == nullptr) return fail("internal: no built-in profile " + std::string(kBaseProfile));
+    if (base == nullptr) return fail(std::string("internal: no built-in profile ").append(kBaseProfile));
     base_ = static_cast<std::size_t>(base - profiles_.data());
     for (const TunableSpec& spec : tunables())
       if (base->value_of(spec.name) == nullptr)
-        return fail("internal: profile " + std::string(kBaseProfile) + " sets no default for " + spec.name);
+        return fail(std::string("internal: profile ").append(kBaseProfile).append(" sets no default for ").append(spec.name));
     if (!request.name.empty()) return select_named(request);
     const Profile* best = base;
     for (const Profile& p : profiles_) {

@@ -96,7 +96,7 @@ inline std::string parse_rule(std::string_view words, ProfileRule& rule) {
     const auto number = parse_count(value);
     if (key == "cpu_family" && number) rule.family = static_cast<unsigned>(*number);
     else if (key == "cpu_model" && number) rule.model = static_cast<unsigned>(*number);
-    else return "match: '" + std::string(word) + "' is not cpu_vendor=NAME, cpu_family=N or cpu_model=N";
+    else return std::string("match: '").append(word).append("' is not cpu_vendor=NAME, cpu_family=N or cpu_model=N");
   }
   return {};
 }
@@ -137,7 +137,7 @@ inline std::string parse_line(std::string_view line, Profile& profile, bool& mat
     return parse_rule(rest, profile.rule);
   }
   if (keyword == "set") return parse_setting(rest, profile);
-  return "'" + std::string(keyword) + "' is not profile, match or set";
+  return std::string("'").append(keyword).append("' is not profile, match or set");
 }
 
 }  // namespace profile_text

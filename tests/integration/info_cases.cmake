@@ -8,7 +8,7 @@ set(info_tunables "eager_limit|ring_size|max_fragment|rndv_threshold|split_thres
 shmpi_case(shmpi_info.lists_tunables ARGS
   --count "^(${info_tunables}) +(user|expert) " 15 --no-match "^test_cma_eperm"
   --match "^\\(test-level tunables are listed with --all\\)$"
-  --match "shared memory per rank with 64 ranks: 4231296 bytes" --
+  --match "shared memory per rank with 64 ranks: 4235264 bytes" --
   ${SHMPI_INFO} -n 64)
 shmpi_case(shmpi_info.all_levels ARGS
   --count "^(${info_tunables}) +(user|expert) " 15 --count "^test_cma_eperm +test +0 +0 " 1 --
