@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "btl/between_polls.hpp"
+#include "btl/monotonic_ns.hpp"
 #include "btl/single_copy.hpp"
 #include "btl/transport.hpp"
 #include "pml/control_record.hpp"
@@ -183,6 +184,7 @@ class Pml {
   void pace(std::uint32_t polls) const noexcept { btl::between_polls(polls, wait_.pauses_between_polls); }
   template <class Done>
   void wait_long(Done& done) noexcept;
+  bool yielded_enough(std::uint32_t yields, std::uint64_t& yielding_since) const noexcept;
 
   // Send side (send_path.cpp): pushing our sends as ring space allows, and
   // the records their receivers answer with.
@@ -268,16 +270,28 @@ void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
   watch.long_wait_over();
 }
 
+// The yield phase ends after yields_before_sleep yields or yield_ns,
+// whichever comes first: on a loaded node one yield can hand the core away
+// for a whole time slice, and thousands of them would keep a waiter awake
+// (and runnable) for minutes.
+inline bool Pml::yielded_enough(std::uint32_t yields, std::uint64_t& yielding_since) const noexcept {
+  if (yields >= wait_.yields_before_sleep) return true;
+  const std::uint64_t now = btl::monotonic_ns();
+  if (yields == 1) yielding_since = now;
+  return now - yielding_since >= wait_.yield_ns;
+}
+
 template <class Done>
 void Pml::wait_long(Done& done) noexcept {
   std::uint32_t idle = 0;
   std::uint32_t yields = 0;
+  std::uint64_t yielding_since = 0;
   while (!done()) {
     if (progress()) {
       idle = yields = 0;
     } else if (idle < wait_.spins_before_yield) {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
-    } else if (wait_.yields_before_sleep != 0 && ++yields >= wait_.yields_before_sleep && owes_nothing()) {
+    } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
       transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
       yields = wait_.yields_before_sleep;
     } else {

@@ -13,9 +13,10 @@
 //  3. after spins_before_yield more empty rounds it yields its core after
 //     each one (at once when ranks outnumber cores: a spinning waiter would
 //     starve the rank it waits for);
-//  4. after yields_before_sleep yields it sleeps on its doorbell until a
-//     peer sends, if nothing of ours waits for ring space (only a peer's
-//     record can then make progress possible).
+//  4. after yields_before_sleep yields (or yield_ns of yielding, whichever
+//     comes first) it sleeps on its doorbell until a peer sends, if nothing
+//     of ours waits for ring space (only a peer's record can then make
+//     progress possible).
 // A round that moves something starts steps 3 and 4 over.
 #pragma once
 
@@ -31,6 +32,8 @@ struct WaitPolicy {
   // Yields without progress before the rank sleeps on its doorbell until a
   // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
   std::uint32_t yields_before_sleep = 0;
+  // ... or after this long yielding, whichever comes first.
+  std::uint64_t yield_ns = 2'000'000;
   long sleep_ns = 1'000'000;
   // Pause instructions after each poll that found nothing (0: an lfence);
   // see btl::between_polls().

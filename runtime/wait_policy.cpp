@@ -15,11 +15,13 @@ pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores
   } else if (config.wait_policy == WaitMode::Yield || ranks_outnumber_cores) {
     policy.spins_before_yield = 0;  // yield at once
     policy.yields_before_sleep = 64;
+    policy.yield_ns = 200'000;
   } else {
     // Spin (about 50 us), then yield; after a few milliseconds without any
     // progress, sleep on the doorbell until a peer sends.
     policy.spins_before_yield = 1u << 14;
     policy.yields_before_sleep = 4096;
+    policy.yield_ns = 2'000'000;
   }
   return policy;
 }

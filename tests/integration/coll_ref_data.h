@@ -105,22 +105,30 @@ static uint64_t mix(uint64_t x) {
   return x;
 }
 
+/* Stores one element through memcpy: alltoallw cases place blocks at byte
+ * displacements that need not be aligned for the element type. */
+#define STORE(buf, index, type, value)                              \
+  do {                                                              \
+    const type v_ = (value);                                        \
+    memcpy((char *)(buf) + sizeof(type) * (size_t)(index), &v_, sizeof v_); \
+  } while (0)
+
 /* Fills `count` elements of `kind` with rank `r`'s data for case `id`. */
 static void fill(void *buf, int kind, int count, uint64_t seed, int id, int r) {
   for (int i = 0; i < count; ++i) {
     uint64_t h = mix(seed * 0x9e3779b97f4a7c15ULL + (uint64_t)id * 1000003u + (uint64_t)r * 7919u + (uint64_t)i);
     switch (kind) {
-      case K_INT: ((int *)buf)[i] = (int)(h % 9) - 4; break;
-      case K_DOUBLE: ((double *)buf)[i] = (double)(h % 16); break;
-      case K_UCHAR: ((unsigned char *)buf)[i] = (unsigned char)h; break;
-      case K_LL: ((long long *)buf)[i] = (long long)(h % 2001) - 1000; break;
-      case K_SHORT: ((short *)buf)[i] = (short)((int)(h % 201) - 100); break;
-      case K_2INT: ((int2 *)buf)[i] = (int2){(int)(h % 5), (int)((h >> 20) % 100)}; break;
+      case K_INT: STORE(buf, i, int, (int)(h % 9) - 4); break;
+      case K_DOUBLE: STORE(buf, i, double, (double)(h % 16)); break;
+      case K_UCHAR: STORE(buf, i, unsigned char, (unsigned char)h); break;
+      case K_LL: STORE(buf, i, long long, (long long)(h % 2001) - 1000); break;
+      case K_SHORT: STORE(buf, i, short, (short)((int)(h % 201) - 100)); break;
+      case K_2INT: STORE(buf, i, int2, ((int2){(int)(h % 5), (int)((h >> 20) % 100)})); break;
       case K_INT3:
-        for (int j = 0; j < 3; ++j) ((int *)buf)[3 * i + j] = (int)((h >> (8 * j)) % 9) - 4;
+        for (int j = 0; j < 3; ++j) STORE(buf, 3 * i + j, int, (int)((h >> (8 * j)) % 9) - 4);
         break;
       case K_MAT:
-        for (int j = 0; j < 4; ++j) ((int *)buf)[4 * i + j] = (int)((h >> (12 * j)) % 1009);
+        for (int j = 0; j < 4; ++j) STORE(buf, 4 * i + j, int, (int)((h >> (12 * j)) % 1009));
         break;
     }
   }

@@ -23,6 +23,7 @@ TEST(WaitPolicy, AutoSpinsThenYieldsThenSleeps) {
   pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 30), false, 10.0);
   EXPECT_EQ(p.spins_before_yield, 1u << 14);
   EXPECT_EQ(p.yields_before_sleep, 4096u);
+  EXPECT_EQ(p.yield_ns, 2'000'000u);  // or 2 ms of yielding, on a loaded node
   EXPECT_EQ(p.pauses_between_polls, 3u);  // 30 ns of 10-ns pauses
 }
 
@@ -30,6 +31,7 @@ TEST(WaitPolicy, AutoYieldsAtOnceWhenRanksOutnumberCores) {
   pml::WaitPolicy p = wait_policy_for(config_with(WaitMode::Auto, 0), true, 10.0);
   EXPECT_EQ(p.spins_before_yield, 0u);
   EXPECT_EQ(p.yields_before_sleep, 64u);
+  EXPECT_EQ(p.yield_ns, 200'000u);
   EXPECT_EQ(p.pauses_between_polls, 0u);
 }
 
