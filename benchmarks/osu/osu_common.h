@@ -30,6 +30,7 @@
 #define OSU_MAX_WINDOW 4096
 #define OSU_MAX_K_VALUES 16
 #define OSU_MAX_K 1000000L
+#define OSU_MAX_THREADS 64
 
 /* Which defaults a program gets (OMB's LAT_* or BW_* constants). */
 enum osu_kind { OSU_KIND_LATENCY, OSU_KIND_BANDWIDTH };
@@ -49,6 +50,9 @@ struct osu_spec {
     enum osu_ranks ranks;
     int has_window; /* accepts -W window */
     int has_k_list; /* accepts -K list */
+    int has_threads; /* multi-threaded: accepts -t threads, needs
+                        MPI_THREAD_MULTIPLE (osu_init ends the process
+                        with "MPI_THREAD_MULTIPLE not granted" otherwise) */
 };
 
 /* Parsed command line. */
@@ -59,9 +63,12 @@ struct osu_options {
     int window;                         /* -W: messages in flight per iteration */
     int k_count;                        /* -K: number of entries in k_list */
     long k_list[OSU_MAX_K_VALUES];      /* -K: pre-posted receive counts */
+    int threads;                        /* -t: threads (what they do: per program) */
 };
 
-/* MPI_Init, option parsing and rank-count check (see the contract above). */
+/* MPI_Init (MPI_Init_thread asking for MPI_THREAD_MULTIPLE when
+ * spec->has_threads), option parsing and rank-count check (see the
+ * contract above). */
 void osu_init(int *argc, char ***argv, const struct osu_spec *spec,
               struct osu_options *opt, int *rank, int *nranks);
 
