@@ -3,8 +3,9 @@
  * The programs are plain C11 using only MPI-1 calls (point-to-point, and
  * the collective under test in osu_coll.h's programs) plus
  * MPI_Barrier / MPI_Reduce / MPI_Wtime / MPI_Abort, so the same source builds
- * against shmpi, Open MPI and MPICH. Options, defaults, iteration counts and
- * the output format follow the OSU micro-benchmarks (OMB 7.x):
+ * against shmpi, Open MPI and MPICH (the multi-threaded programs, see
+ * osu_threads.h, add MPI_Init_thread and pthreads). Options, defaults,
+ * iteration counts and the output format follow the OSU micro-benchmarks (OMB 7.x):
  *   "%-10s%20s" header, "%-10zu%20.2f" rows, MB = 1e6 bytes,
  *   iterations drop to the "large" counts above 8 KiB.
  *
