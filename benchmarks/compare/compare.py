@@ -294,10 +294,12 @@ class Runner:
             f.write(f"$ {shlex.join(cmd)}\n{out}")
         key = label.split(" ", 2)[-1]
         self.seconds.setdefault(key, []).append(round(secs, 2))
+        refused = status != "ok" and refusable and NOT_GRANTED in out
+        status = f"{status}: {NOT_GRANTED}" if refused else status
         width = len(str(self.total))
         print(f"[{self.done:>{width}}/{self.total}] {label:<32} {status} "
               f"{secs:5.1f}s", file=sys.stderr, flush=True)
-        if status != "ok" and refusable and NOT_GRANTED in out:
+        if refused:
             return NOT_GRANTED
         if status != "ok":
             self.failures.append(f"{label}: {status} (raw/{raw_name})")
