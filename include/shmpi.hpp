@@ -20,6 +20,11 @@
 //   shmpi/cxx_collectives.hpp  Op, barrier, bcast, reduce, allreduce
 //   shmpi/cxx_comm.hpp         Comm (view), UniqueComm (owner), dup, split
 //   shmpi/cxx_environment.hpp  Environment, ThreadLevel, wtime
+//
+// Threads: the API keeps no state of its own. Under ThreadLevel::multiple a
+// Comm may be used for point-to-point by many threads at once, collectives
+// need one communicator per thread, and a Request belongs to one thread at a
+// time (never wait on it from two). Details: docs/cxx_threads.md.
 #ifndef SHMPI_HPP
 #define SHMPI_HPP
 

@@ -53,6 +53,17 @@ BENCHMARKS = {
     "latency_floor": ("two", [], "floor"),
 }
 DEFAULT_SUITE = list(BENCHMARKS)
+# Multi-threaded programs (need MPI_THREAD_MULTIPLE; `--threads` threads:
+# receivers of osu_latency_mt, threads per rank of osu_mt_msg_rate; by
+# default as many as fit the cores, since polling threads that outnumber
+# the cores time the scheduler, not the MPI). Not in the default suite, to
+# keep its 10 minutes; `--bench threads` runs both. Short runs: up to 64 KiB.
+BENCHMARKS["latency_mt"] = ("two", ["-m", "0:65536", "-i", "1000", "-x", "50"], "latency")
+BENCHMARKS["mt_msg_rate"] = ("two", ["-m", "1:65536", "-i", "20", "-x", "2"], "bandwidth")
+THREAD_SUITE = ["latency_mt", "mt_msg_rate"]
+# What the _mt programs print (osu_common.c) when MULTIPLE is not granted:
+# that MPI gets "n/a" in their tables instead of a failed run.
+NOT_GRANTED = "MPI_THREAD_MULTIPLE not granted"
 # Collectives (osu_coll.h programs) at a fixed number of ranks, named
 # "<program>@<ranks>"; up to 1 MiB per rank, fewer iterations at 8 ranks
 # (more ranks than cores here: each call waits for descheduled ranks).
@@ -91,6 +102,9 @@ def parse_args(argv):
     p.add_argument("--pairs", type=int,
                    help="pairs for osu_mbw_mr / osu_multi_lat "
                    "(default: cores/2, at least 1)")
+    p.add_argument("--threads", type=int,
+                   help="threads for osu_latency_mt (receivers; default cores-1) "
+                   "and osu_mt_msg_rate (per rank; default cores/2), at least 1")
     p.add_argument("--timeout", type=float, default=180.0,
                    help="seconds before one run is killed (default 180)")
     p.add_argument("--budget", type=float,
@@ -108,6 +122,8 @@ def parse_args(argv):
         a.budget = 100.0 if a.quick else 540.0
     if a.budget <= 0:
         p.error("--budget must be positive")
+    if a.threads is not None and (a.threads < 1 or a.threads > 64):
+        p.error(f"--threads must be 1..64, got {a.threads}")
     if a.pairs is not None and a.pairs < 1:
         p.error(f"--pairs must be >= 1, got {a.pairs}")
     if not os.path.isdir(a.build):
@@ -116,6 +132,8 @@ def parse_args(argv):
     a.suite = a.bench.split(",") if a.bench else default_suite
     if a.suite == ["collectives"]:
         a.suite = COLLECTIVE_SUITE
+    if a.suite == ["threads"]:
+        a.suite = THREAD_SUITE
     bad = [b for b in a.suite if b not in BENCHMARKS]
     if bad:
         p.error(f"unknown benchmark '{bad[0]}' (known: {','.join(BENCHMARKS)})")
@@ -169,13 +187,25 @@ def launch_prefix(impl, run, n):
     return cmd
 
 
-def bench_command(build, launchers, impl, bench, pairs):
+def threads_of(bench, threads):
+    """-t for a threaded benchmark: --threads, else what fits the cores
+    (osu_latency_mt has one more thread, the sender; osu_mt_msg_rate runs
+    its threads on both ranks)."""
+    if threads is not None:
+        return threads
+    busy = cores() - 1 if bench == "latency_mt" else cores() // 2
+    return max(1, busy)
+
+
+def bench_command(build, launchers, impl, bench, pairs, threads):
     ranks_kind, extra, _ = BENCHMARKS[bench]
     run, suffix = launchers[impl]
     n = 2 if ranks_kind == "two" else 2 * pairs if ranks_kind == "pairs" else ranks_kind
     binary = os.path.join(build, "benchmarks", "osu", f"osu_{bench.split('@')[0]}{suffix}")
     if not os.access(binary, os.X_OK):
         return None
+    if bench in THREAD_SUITE:
+        extra = extra + ["-t", str(threads_of(bench, threads))]
     return launch_prefix(impl, run, n) + [binary] + extra
 
 
@@ -251,7 +281,9 @@ class Runner:
         self.failures = []
         self.seconds = {}  # label without the repeat -> [seconds per run]
 
-    def __call__(self, label, cmd, raw_name):
+    def __call__(self, label, cmd, raw_name, refusable=False):
+        """The run's output, None if it failed, or NOT_GRANTED if it is a
+        `refusable` (multi-threaded) run that this MPI refused to start."""
         self.done += 1
         if shlex.join(cmd) not in self.commands:
             self.commands.append(shlex.join(cmd))
@@ -262,9 +294,13 @@ class Runner:
             f.write(f"$ {shlex.join(cmd)}\n{out}")
         key = label.split(" ", 2)[-1]
         self.seconds.setdefault(key, []).append(round(secs, 2))
+        refused = status != "ok" and refusable and NOT_GRANTED in out
+        status = f"{status}: {NOT_GRANTED}" if refused else status
         width = len(str(self.total))
         print(f"[{self.done:>{width}}/{self.total}] {label:<32} {status} "
               f"{secs:5.1f}s", file=sys.stderr, flush=True)
+        if refused:
+            return NOT_GRANTED
         if status != "ok":
             self.failures.append(f"{label}: {status} (raw/{raw_name})")
             return None
@@ -366,7 +402,7 @@ def main(argv):
             for impl in IMPLS:
                 if impl not in launchers:
                     continue
-                cmd = bench_command(build, launchers, impl, bench, pairs)
+                cmd = bench_command(build, launchers, impl, bench, pairs, args.threads)
                 if cmd is None:
                     if rep == 1:
                         notes.append(f"osu_{bench} not built for {IMPL_NAMES[impl]}")
@@ -384,6 +420,7 @@ def main(argv):
     latency_floor = {}  # impl -> rep -> osu_latency_floor summary
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
+    not_granted = {}  # bench -> [impl] that refused MPI_THREAD_MULTIPLE
     for rep in range(1, args.repeats + 1):
         elapsed = time.monotonic() - started
         if repeat_secs and elapsed + max(repeat_secs) > args.budget:
@@ -393,10 +430,15 @@ def main(argv):
             break
         measure_floors(build, runner, rep, floors)
         for r, bench, impl, cmd in jobs:
-            if r != rep:
+            if r != rep or impl in not_granted.get(bench, []):
                 continue
             out = runner(f"rep {rep} osu_{bench} {IMPL_NAMES[impl]}", cmd,
-                         f"osu_{bench}.{impl}.rep{rep}.txt")
+                         f"osu_{bench}.{impl}.rep{rep}.txt", bench in THREAD_SUITE)
+            if out is NOT_GRANTED:
+                not_granted.setdefault(bench, []).append(impl)
+                notes.append(f"osu_{bench}: {IMPL_NAMES[impl]} did not grant "
+                             "MPI_THREAD_MULTIPLE (n/a in its table; not run again)")
+                continue
             if BENCHMARKS[bench][2] == "floor":
                 summary = parse_latency_floor(out) if out else None
                 if summary:
@@ -422,6 +464,9 @@ def main(argv):
         "impls": [i for i in IMPLS if i in launchers],
         "repeats": done_repeats,
         "pairs": pairs,
+        "threads": {b: threads_of(b, args.threads) for b in THREAD_SUITE},
+        "not_granted": not_granted,
+        "threaded": THREAD_SUITE,
         "suite": args.suite,
         "kinds": {b: BENCHMARKS[b][2] for b in args.suite},
         "medians": {b: {i: medians_of(r) for i, r in by_impl.items()}

@@ -113,8 +113,16 @@ def bench_labels(data, bench):
     return labels
 
 
+def refused(data, bench):
+    """MPIs that did not grant MPI_THREAD_MULTIPLE to a threaded benchmark."""
+    return data.get("not_granted", {}).get(bench, [])
+
+
 def table(data, bench, label):
+    """One metric of one benchmark, a row per size; "n/a" for an MPI that
+    refused to run it (MPI_THREAD_MULTIPLE not granted) and its ratios."""
     kind = data["kinds"][bench]
+    no = refused(data, bench)
     by_impl = {i: data["medians"].get(bench, {}).get(i, {}).get(label, {})
                for i in data["impls"]}
     sizes = sorted({s for rows in by_impl.values() for s in rows})
@@ -128,9 +136,11 @@ def table(data, bench, label):
         head.append("memcpy floor")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for s in sizes:
-        row = [fmt_size(s)] + [fmt(by_impl[i].get(s)) for i in data["impls"]]
+        row = [fmt_size(s)] + ["n/a" if i in no else fmt(by_impl[i].get(s))
+                               for i in data["impls"]]
         if has_shmpi:
-            row += [fmt(size_ratio(data, bench, label, s, p)) for p in peers]
+            row += ["n/a" if "shmpi" in no or p in no
+                    else fmt(size_ratio(data, bench, label, s, p)) for p in peers]
         if memcpy:
             row.append(fmt(memcpy.get(s)))
         lines.append("| " + " | ".join(row) + " |")
@@ -364,10 +374,20 @@ def render_report(data, plots, image_prefix):
         out += ["shmpi was not measured in this run: the tables show the peers only.", ""]
     for bench in data["suite"]:
         labels = bench_labels(data, bench)
+        no = refused(data, bench)
+        if not labels and no:
+            out += [f"## osu_{bench}", "", "n/a: MPI_THREAD_MULTIPLE not granted by "
+                    + ", ".join(NAMES[i] for i in no), ""]
         if not labels:
             continue
         kind = data["kinds"][bench]
         out += [f"## osu_{bench}", ""]
+        if bench in data.get("threaded", []):
+            out += [f"{data['threads'][bench]} thread(s): "
+                    + ("receivers on rank 1, one sender on rank 0"
+                       if kind == "latency" else "per rank, thread k streams to thread k")
+                    + ("; n/a: MPI_THREAD_MULTIPLE not granted by "
+                       + ", ".join(NAMES[i] for i in no) if no else ""), ""]
         direction = "peer/shmpi" if kind == "latency" else "shmpi/peer"
         for label in ([] if bench == "match_lat" else labels):
             out += [f"{label}; × = median of per-repeat {direction} "

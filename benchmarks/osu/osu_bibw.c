@@ -8,7 +8,7 @@
 
 static const struct osu_spec spec = {"osu_bibw",
                                      "MPI Bi-Directional Bandwidth Test",
-                                     OSU_KIND_BANDWIDTH, OSU_RANKS_TWO, 1, 0};
+                                     OSU_KIND_BANDWIDTH, OSU_RANKS_TWO, 1, 0, 0};
 
 enum { TAG_DATA = 100 };
 

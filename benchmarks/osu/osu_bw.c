@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const struct osu_spec spec = {
-    "osu_bw", "MPI Bandwidth Test", OSU_KIND_BANDWIDTH, OSU_RANKS_TWO, 1, 0};
+    "osu_bw", "MPI Bandwidth Test", OSU_KIND_BANDWIDTH, OSU_RANKS_TWO, 1, 0, 0};
 
 enum { TAG_DATA = 100, TAG_ACK = 101, ACK_BYTES = 4 };
 

@@ -11,7 +11,7 @@
 
 static const struct osu_spec spec = {
     "osu_bw_persistent", "MPI Persistent Bandwidth Test", OSU_KIND_BANDWIDTH,
-    OSU_RANKS_TWO, 1, 0};
+    OSU_RANKS_TWO, 1, 0, 0};
 
 enum { TAG_DATA = 100, TAG_ACK = 101, ACK_BYTES = 4 };
 

@@ -15,7 +15,7 @@ enum {
     LAT_LOOP_LARGE = 1000, LAT_SKIP_LARGE = 10,
     BW_LOOP_SMALL = 100, BW_SKIP_SMALL = 10,
     BW_LOOP_LARGE = 20, BW_SKIP_LARGE = 2,
-    DEFAULT_WINDOW = 64
+    DEFAULT_WINDOW = 64, DEFAULT_THREADS = 2
 };
 #define DEFAULT_MAX_SIZE ((size_t)1 << 22) /* 4 MiB */
 
@@ -151,6 +151,9 @@ static void print_help(const struct osu_spec *spec)
     if (spec->has_k_list)
         printf("  -K LIST        numbers of non-matching receives pre-posted "
                "on each rank (default 0,10,100,1000,10000)\n");
+    if (spec->has_threads)
+        printf("  -t THREADS     threads (default %d, max %d; needs "
+               "MPI_THREAD_MULTIPLE)\n", DEFAULT_THREADS, OSU_MAX_THREADS);
     printf("  -h             print this help\n");
     printf("Ranks: %s\n", spec->ranks == OSU_RANKS_TWO     ? "exactly 2"
                           : spec->ranks == OSU_RANKS_PAIRS ? "an even number; rank i pairs with i + n/2"
@@ -169,6 +172,7 @@ static void set_defaults(const struct osu_spec *spec, struct osu_options *opt)
     opt->iterations_large = bw ? BW_LOOP_LARGE : LAT_LOOP_LARGE;
     opt->skip_large = bw ? BW_SKIP_LARGE : LAT_SKIP_LARGE;
     opt->window = DEFAULT_WINDOW;
+    opt->threads = DEFAULT_THREADS;
     opt->k_count = (int)(sizeof default_k_list / sizeof default_k_list[0]);
     memcpy(opt->k_list, default_k_list, sizeof default_k_list);
 }
@@ -196,11 +200,38 @@ static void check_ranks(const struct osu_spec *spec, int rank, int nranks)
         fail(spec, rank, "needs at least 2 ranks, got %d", nranks);
 }
 
+static const char *thread_level_name(int level)
+{
+    return level == MPI_THREAD_SINGLE       ? "MPI_THREAD_SINGLE"
+           : level == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+           : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+           : level == MPI_THREAD_MULTIPLE   ? "MPI_THREAD_MULTIPLE"
+                                            : "an unknown level";
+}
+
+/* MPI_Init, or for a multi-threaded program MPI_Init_thread; like OMB's
+ * _mt programs they stop (exit 1) when MULTIPLE is not granted. The
+ * message is fixed: benchmarks/compare/compare.py looks for it. */
+static void init_mpi(int *argc, char ***argv, const struct osu_spec *spec,
+                     int *rank)
+{
+    if (!spec->has_threads) {
+        MPI_Init(argc, argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, rank);
+        return;
+    }
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    if (provided < MPI_THREAD_MULTIPLE)
+        fail(spec, *rank, "MPI_THREAD_MULTIPLE not granted (provided %s)",
+             thread_level_name(provided));
+}
+
 void osu_init(int *argc, char ***argv, const struct osu_spec *spec,
               struct osu_options *opt, int *rank, int *nranks)
 {
-    MPI_Init(argc, argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    init_mpi(argc, argv, spec, rank);
     MPI_Comm_size(MPI_COMM_WORLD, nranks);
     set_defaults(spec, opt);
 
@@ -209,6 +240,8 @@ void osu_init(int *argc, char ***argv, const struct osu_spec *spec,
         strcat(optstring, "W:");
     if (spec->has_k_list)
         strcat(optstring, "K:");
+    if (spec->has_threads)
+        strcat(optstring, "t:");
     char valid[48];
     opterr = 0; /* our own one-line messages */
     int c;
@@ -233,6 +266,10 @@ void osu_init(int *argc, char ***argv, const struct osu_spec *spec,
                                                   OSU_MAX_WINDOW);
             break;
         case 'K': parse_k_list(spec, *rank, optarg, opt); break;
+        case 't':
+            opt->threads = (int)parse_count_option(spec, *rank, 't', optarg, 1,
+                                                   OSU_MAX_THREADS);
+            break;
         case ':': fail(spec, *rank, "option -%c needs a value", optopt); break;
         default:
             fail(spec, *rank, "unknown option -%c (valid: %s)", optopt,

@@ -3,8 +3,9 @@
  * The programs are plain C11 using only MPI-1 calls (point-to-point, and
  * the collective under test in osu_coll.h's programs) plus
  * MPI_Barrier / MPI_Reduce / MPI_Wtime / MPI_Abort, so the same source builds
- * against shmpi, Open MPI and MPICH. Options, defaults, iteration counts and
- * the output format follow the OSU micro-benchmarks (OMB 7.x):
+ * against shmpi, Open MPI and MPICH (the multi-threaded programs, see
+ * osu_threads.h, add MPI_Init_thread and pthreads). Options, defaults,
+ * iteration counts and the output format follow the OSU micro-benchmarks (OMB 7.x):
  *   "%-10s%20s" header, "%-10zu%20.2f" rows, MB = 1e6 bytes,
  *   iterations drop to the "large" counts above 8 KiB.
  *
@@ -30,6 +31,7 @@
 #define OSU_MAX_WINDOW 4096
 #define OSU_MAX_K_VALUES 16
 #define OSU_MAX_K 1000000L
+#define OSU_MAX_THREADS 64
 
 /* Which defaults a program gets (OMB's LAT_* or BW_* constants). */
 enum osu_kind { OSU_KIND_LATENCY, OSU_KIND_BANDWIDTH };
@@ -49,6 +51,9 @@ struct osu_spec {
     enum osu_ranks ranks;
     int has_window; /* accepts -W window */
     int has_k_list; /* accepts -K list */
+    int has_threads; /* multi-threaded: accepts -t threads, needs
+                        MPI_THREAD_MULTIPLE (osu_init ends the process
+                        with "MPI_THREAD_MULTIPLE not granted" otherwise) */
 };
 
 /* Parsed command line. */
@@ -59,9 +64,12 @@ struct osu_options {
     int window;                         /* -W: messages in flight per iteration */
     int k_count;                        /* -K: number of entries in k_list */
     long k_list[OSU_MAX_K_VALUES];      /* -K: pre-posted receive counts */
+    int threads;                        /* -t: threads (what they do: per program) */
 };
 
-/* MPI_Init, option parsing and rank-count check (see the contract above). */
+/* MPI_Init (MPI_Init_thread asking for MPI_THREAD_MULTIPLE when
+ * spec->has_threads), option parsing and rank-count check (see the
+ * contract above). */
 void osu_init(int *argc, char ***argv, const struct osu_spec *spec,
               struct osu_options *opt, int *rank, int *nranks);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const struct osu_spec spec = {
-    "osu_latency", "MPI Latency Test", OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0};
+    "osu_latency", "MPI Latency Test", OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0, 0};
 
 enum { TAG = 1 };
 

@@ -32,7 +32,7 @@
 
 static const struct osu_spec spec = {
     "osu_latency_floor", "MPI 0-byte latency against the cache-line hand-off", OSU_KIND_LATENCY,
-    OSU_RANKS_TWO, 0, 0};
+    OSU_RANKS_TWO, 0, 0, 0};
 
 enum { TAG = 1, ROUNDS = 21 };
 

@@ -12,7 +12,7 @@
 
 static const struct osu_spec spec = {
     "osu_latency_persistent", "MPI Persistent Latency Test",
-    OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0};
+    OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0, 0};
 
 enum { TAG = 1 };
 

@@ -15,7 +15,7 @@
 
 static const struct osu_spec spec = {"osu_match_lat",
                                      "MPI Matching Latency Test",
-                                     OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 1};
+                                     OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 1, 0};
 
 enum { TAG = 1, DECOY_TAG = 2 };
 

@@ -10,7 +10,7 @@
 
 static const struct osu_spec spec = {"osu_mbw_mr",
                                      "MPI Multiple Bandwidth / Message Rate Test",
-                                     OSU_KIND_BANDWIDTH, OSU_RANKS_PAIRS, 1, 0};
+                                     OSU_KIND_BANDWIDTH, OSU_RANKS_PAIRS, 1, 0, 0};
 
 enum { TAG_DATA = 100, TAG_ACK = 101, ACK_BYTES = 4 };
 

@@ -8,7 +8,7 @@
 
 static const struct osu_spec spec = {"osu_multi_lat",
                                      "Multi Latency Test", OSU_KIND_LATENCY,
-                                     OSU_RANKS_PAIRS, 0, 0};
+                                     OSU_RANKS_PAIRS, 0, 0, 0};
 
 enum { TAG = 1 };
 

@@ -14,7 +14,7 @@
 
 static const struct osu_spec spec = {
     "osu_partitioned", "MPI Partitioned Latency Test (8 partitions)",
-    OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0};
+    OSU_KIND_LATENCY, OSU_RANKS_TWO, 0, 0, 0};
 
 enum { TAG = 1, PARTS = 8 };
 

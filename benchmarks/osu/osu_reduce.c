@@ -2,7 +2,7 @@
 #include "osu_coll.h"
 
 static const struct osu_spec spec = {"osu_reduce",
-                                     "MPI_Reduce Latency Test", OSU_KIND_LATENCY, OSU_RANKS_ANY, 0, 0};
+                                     "MPI_Reduce Latency Test", OSU_KIND_LATENCY, OSU_RANKS_ANY, 0, 0, 0};
 
 static void call(void *sbuf, void *rbuf, size_t size)
 {

@@ -38,8 +38,9 @@ class Environment {
   Environment(int& argc, char**& argv) : Environment(&argc, &argv, nullptr) {}
   Environment() : Environment(nullptr, nullptr, nullptr) {}
 
-  // MPI_Init_thread; thread_level() tells what was provided (shmpi
-  // provides at most ThreadLevel::serialized).
+  // MPI_Init_thread; thread_level() tells what was provided, which may be
+  // less than `required`: check it before starting threads. What may be
+  // shared between threads under ThreadLevel::multiple: docs/cxx_threads.md.
   Environment(int& argc, char**& argv, ThreadLevel required)
       : Environment(&argc, &argv, &required) {}
   explicit Environment(ThreadLevel required) : Environment(nullptr, nullptr, &required) {}

@@ -42,5 +42,55 @@ class CopyPlots(unittest.TestCase):
                 self.assertEqual(f.read(), b"png")
 
 
+
+def threaded_data(not_granted):
+    """Report data of one osu_latency_mt run: Open MPI measured 0 and 8 bytes
+    (2.0 and 4.0 us), shmpi measured 1.0 and 2.0 us unless it refused."""
+    peer = {0: {1: 2.0}, 8: {1: 4.0}}
+    shm = {} if "shmpi" in not_granted else {0: {1: 1.0}, 8: {1: 2.0}}
+    per_repeat = {"openmpi": {"Latency (us)": peer}}
+    if shm:
+        per_repeat["shmpi"] = {"Latency (us)": shm}
+    medians = {i: {label: {s: v[1] for s, v in rows.items()} for label, rows in cols.items()}
+               for i, cols in per_repeat.items()}
+    return {"impls": ["shmpi", "openmpi"], "kinds": {"latency_mt": "latency"},
+            "suite": ["latency_mt"], "memcpy": {}, "per_repeat": {"latency_mt": per_repeat},
+            "medians": {"latency_mt": medians}, "not_granted": {"latency_mt": not_granted},
+            "threaded": ["latency_mt"], "threads": {"latency_mt": 1}}
+
+
+class ThreadedTables(unittest.TestCase):
+    def test_granted_rows_hold_values_and_ratios(self):
+        lines = compare_report.table(threaded_data([]), "latency_mt", "Latency (us)")
+        self.assertEqual(lines[0], "| Size | shmpi | Open MPI | × vs Open MPI |")
+        self.assertEqual(lines[2:], ["| 0 B | 1.00 | 2.00 | 2.00 |", "| 8 B | 2.00 | 4.00 | 2.00 |"])
+
+    def test_an_mpi_without_multiple_shows_n_a_and_so_do_its_ratios(self):
+        lines = compare_report.table(threaded_data(["shmpi"]), "latency_mt", "Latency (us)")
+        self.assertEqual(lines[2:], ["| 0 B | n/a | 2.00 | n/a |", "| 8 B | n/a | 4.00 | n/a |"])
+
+    def test_the_section_names_who_refused(self):
+        data = threaded_data(["shmpi"])
+        lines = compare_report.render_report(dict(data, **REPORT_FIELDS), {}, "").splitlines()
+        at = lines.index("## osu_latency_mt")
+        self.assertEqual(lines[at + 2], "1 thread(s): receivers on rank 1, one sender on rank 0"
+                                        "; n/a: MPI_THREAD_MULTIPLE not granted by shmpi")
+        self.assertIn("| 0 B | n/a | 2.00 | n/a |", lines)
+
+    def test_a_benchmark_no_mpi_ran_still_gets_its_section(self):
+        data = threaded_data(["shmpi", "openmpi"])
+        data["medians"], data["per_repeat"] = {}, {}
+        text = compare_report.render_report(dict(data, **REPORT_FIELDS), {}, "")
+        self.assertIn("## osu_latency_mt\n\nn/a: MPI_THREAD_MULTIPLE not granted by shmpi, "
+                      "Open MPI\n", text)
+
+
+# What render_report needs besides the tables.
+REPORT_FIELDS = {"mpi_versions": {}, "handoff": None, "twoline": None, "latency_floor": {},
+                 "machine": "m", "date": "d", "repeats": 1, "reproduce": "r", "elapsed_s": 1.0,
+                 "load_before": "0", "load_after": "0", "notes": [], "failures": [],
+                 "commands": []}
+
+
 if __name__ == "__main__":
     unittest.main()
