@@ -128,9 +128,10 @@ def table(data, bench, label):
         head.append("memcpy floor")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for s in sizes:
-        row = [fmt_size(s)] + [fmt(by_impl[i].get(s)) for i in data["impls"]]
+        # "n/a": the MPI did not run this benchmark at all (see the notes).
+        row = [fmt_size(s)] + [fmt(by_impl[i].get(s)) if by_impl[i] else "n/a" for i in data["impls"]]
         if has_shmpi:
-            row += [fmt(size_ratio(data, bench, label, s, p)) for p in peers]
+            row += [fmt(size_ratio(data, bench, label, s, p)) if by_impl["shmpi"] else "n/a" for p in peers]
         if memcpy:
             row.append(fmt(memcpy.get(s)))
         lines.append("| " + " | ".join(row) + " |")
@@ -368,6 +369,11 @@ def render_report(data, plots, image_prefix):
             continue
         kind = data["kinds"][bench]
         out += [f"## osu_{bench}", ""]
+        if bench.startswith("net_"):
+            out += ["Two ranks of this machine over each MPI's network path, not shared "
+                    "memory: shmpi with `--fake-nodes 2` (UCX over loopback), the peers "
+                    "forced onto tcp (exact commands below; how each run was checked in "
+                    "the notes).", ""]
         direction = "peer/shmpi" if kind == "latency" else "shmpi/peer"
         for label in ([] if bench == "match_lat" else labels):
             out += [f"{label}; × = median of per-repeat {direction} "
