@@ -11,6 +11,7 @@ packages=(
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)
   gnuplot-nox python3                   # comparison report and plots
+  strace                                # comparison: checks the peers' network runs avoid shared memory
   libucx-dev                            # network path between nodes (UCX; issue 25)
   # Private Slurm (tests/ecosystem: one node, and two slurmd on one machine)
   # for srun --mpi=pmix; slurmd brings slurm-wlm-basic-plugins (mpi/pmix)
