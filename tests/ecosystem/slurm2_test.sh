@@ -81,8 +81,9 @@ steps_cases() {
 
 mpi_cases() {
   slurm_case ring.block --match 'ring: 4 ranks, 20 laps, token 120 \(expected 120\)' -- -N2 -n4 -- "$ring" 20
-  slurm_case ring.cyclic --match 'ring: 4 ranks, 20 laps, token 120 \(expected 120\)' -- \
-    -N2 -n4 -m cyclic -- "$ring" 20
+  # Cyclic: every hop of the ring changes node.
+  slurm_case ring.cyclic --match 'ring: 4 ranks, 20 laps, token 120 \(expected 120\)' --match "$net_line" -- \
+    -N2 -n4 -m cyclic --export=ALL,SHMPI_STATS=1 -- "$ring" 20
   local program
   for program in p2p_modes p2p_probe_cancel; do
     slurm_case "$program" --count "^$program: rank [0-9]+ OK" 4 --no-match FAIL -- -N2 -n4 -- "$tests/$program"
