@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A private Slurm for one test script, sourced (not run) by slurm_test.sh
 # (one node) and slurm2_test.sh (two nodes on this one machine). Facts
 # behind the configuration: docs/design.md, "More than one node", and
@@ -122,7 +123,7 @@ EOF
 # Waits (bounded: sinfo against a dead controller retries for seconds) until
 # every node is idle; stops at once if slurmctld has exited.
 slurm_wait_idle() {
-  local want=$1 states= deadline=$((SECONDS + 20))
+  local want=$1 states='' deadline=$((SECONDS + 20))
   while [ $SECONDS -lt $deadline ]; do
     kill -0 "${slurm_pids[0]}" 2>/dev/null || { states="slurmctld exited"; break; }
     states=$(timeout 2 sinfo -h -N -o %t 2>/dev/null | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')
