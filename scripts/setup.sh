@@ -11,7 +11,12 @@ packages=(
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)
   gnuplot-nox python3                   # comparison report and plots
-  slurmctld slurmd slurm-client         # private one-node Slurm: srun --mpi=pmix test (tests/ecosystem)
+  strace                                # comparison: checks the peers' network runs avoid shared memory
+  libucx-dev                            # network path between nodes (UCX; issue 25)
+  # Private Slurm (tests/ecosystem: one node, and two slurmd on one machine)
+  # for srun --mpi=pmix; slurmd brings slurm-wlm-basic-plugins (mpi/pmix)
+  # and munge, which the tests do not use (auth/none).
+  slurmctld slurmd slurm-client
 )
 
 missing=()

@@ -34,6 +34,7 @@ import time
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_report  # noqa: E402  (sibling module)
+import net_paths  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,6 +65,12 @@ THREAD_SUITE = ["latency_mt", "mt_msg_rate"]
 # What the _mt programs print (osu_common.c) when MULTIPLE is not granted:
 # that MPI gets "n/a" in their tables instead of a failed run.
 NOT_GRANTED = "MPI_THREAD_MULTIPLE not granted"
+# Two ranks over each MPI's network path rather than shared memory
+# (net_paths.py), up to 1 MiB; not in the default suite. `--bench network`
+# runs both.
+BENCHMARKS["net_latency"] = ("two", ["-m", "0:1048576", "-i", "1000", "-x", "50"], "latency")
+BENCHMARKS["net_bw"] = ("two", ["-m", "1:1048576"], "bandwidth")
+NETWORK_SUITE = list(net_paths.NET_BENCHES)
 # Collectives (osu_coll.h programs) at a fixed number of ranks, named
 # "<program>@<ranks>"; up to 1 MiB per rank, fewer iterations at 8 ranks
 # (more ranks than cores here: each call waits for descheduled ranks).
@@ -112,6 +119,9 @@ def parse_args(argv):
                    "(default 540, --quick 100: ends within 10 / 2 minutes)")
     p.add_argument("--results", help="also write the report to this file "
                    "(e.g. benchmarks/RESULTS.md)")
+    p.add_argument("--net-openmpi", choices=["ucx", "tcp"], default="ucx",
+                   help="Open MPI's network path for net_*: pml ucx over tcp "
+                   "(default) or ob1 with the tcp btl")
     a = p.parse_args(argv)
     a.repeats = a.repeats if a.repeats is not None else (3 if a.quick else 5)
     if a.repeats < 1 or a.repeats > 100:
@@ -134,6 +144,8 @@ def parse_args(argv):
         a.suite = COLLECTIVE_SUITE
     if a.suite == ["threads"]:
         a.suite = THREAD_SUITE
+    if a.suite == ["network"]:
+        a.suite = NETWORK_SUITE
     bad = [b for b in a.suite if b not in BENCHMARKS]
     if bad:
         p.error(f"unknown benchmark '{bad[0]}' (known: {','.join(BENCHMARKS)})")
@@ -197,16 +209,46 @@ def threads_of(bench, threads):
     return max(1, busy)
 
 
-def bench_command(build, launchers, impl, bench, pairs, threads):
+def bench_binary(build, launchers, impl, bench):
+    program = net_paths.NET_BENCHES.get(bench, bench.split("@")[0])
+    return os.path.join(build, "benchmarks", "osu", f"osu_{program}{launchers[impl][1]}")
+
+
+def bench_command(build, launchers, impl, bench, pairs, threads, net_openmpi):
     ranks_kind, extra, _ = BENCHMARKS[bench]
-    run, suffix = launchers[impl]
+    run = launchers[impl][0]
     n = 2 if ranks_kind == "two" else 2 * pairs if ranks_kind == "pairs" else ranks_kind
-    binary = os.path.join(build, "benchmarks", "osu", f"osu_{bench.split('@')[0]}{suffix}")
+    binary = bench_binary(build, launchers, impl, bench)
     if not os.access(binary, os.X_OK):
         return None
     if bench in THREAD_SUITE:
         extra = extra + ["-t", str(threads_of(bench, threads))]
-    return launch_prefix(impl, run, n) + [binary] + extra
+    if bench in net_paths.NET_BENCHES:
+        prefix = net_paths.launch_prefix(impl, run, n, net_openmpi, os.geteuid() == 0)
+    else:
+        prefix = launch_prefix(impl, run, n)
+    return prefix + [binary] + extra
+
+
+def network_ready(build, launchers, args, out_dir, notes):
+    """The MPIs whose network runs may go ahead: shmpi only with
+    --fake-nodes; every MPI only once a traced run showed it avoided shared
+    memory (net_paths.verify). The others show n/a in the net_* tables."""
+    ready = []
+    for impl in launchers:
+        name = compare_report.NAMES[impl]
+        if impl == "shmpi" and not net_paths.shmpi_has_fake_nodes(launchers[impl][0]):
+            notes.append("shmpi n/a in the network tables: this shmpirun has no --fake-nodes "
+                         "(no network path built)")
+            continue
+        prefix = net_paths.launch_prefix(impl, launchers[impl][0], 2, args.net_openmpi, os.geteuid() == 0)
+        line = net_paths.verify(impl, prefix, bench_binary(build, launchers, impl, "net_latency"),
+                                os.path.join(out_dir, "raw", "net_trace"), args.timeout)
+        print(f"compare.py: {line}", file=sys.stderr)
+        notes.append(line.replace(impl, name, 1) + ("; its network runs are left out" if "NOT" in line else ""))
+        if "NOT" not in line:
+            ready.append(impl)
+    return ready
 
 
 # ------------------------------------------------------------------ parsing
@@ -396,13 +438,16 @@ def main(argv):
         print("compare.py: error: no MPI to run (nothing built?)", file=sys.stderr)
         return 1
 
+    net_ready = IMPLS
+    if any(b in net_paths.NET_BENCHES for b in args.suite):
+        net_ready = network_ready(build, launchers, args, out_dir, notes)
     jobs = []  # (rep, bench, impl, cmd), round-robin: rep > bench > impl
     for rep in range(1, args.repeats + 1):
         for bench in args.suite:
             for impl in IMPLS:
-                if impl not in launchers:
+                if impl not in launchers or (bench in net_paths.NET_BENCHES and impl not in net_ready):
                     continue
-                cmd = bench_command(build, launchers, impl, bench, pairs, args.threads)
+                cmd = bench_command(build, launchers, impl, bench, pairs, args.threads, args.net_openmpi)
                 if cmd is None:
                     if rep == 1:
                         notes.append(f"osu_{bench} not built for {IMPL_NAMES[impl]}")

@@ -136,10 +136,13 @@ def table(data, bench, label):
         head.append("memcpy floor")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for s in sizes:
-        row = [fmt_size(s)] + ["n/a" if i in no else fmt(by_impl[i].get(s))
+        # "n/a": the MPI did not run this benchmark at all (see the notes), or
+        # refused MPI_THREAD_MULTIPLE (threaded benchmarks).
+        missing = set(no) | {i for i in data["impls"] if not by_impl[i]}
+        row = [fmt_size(s)] + ["n/a" if i in missing else fmt(by_impl[i].get(s))
                                for i in data["impls"]]
         if has_shmpi:
-            row += ["n/a" if "shmpi" in no or p in no
+            row += ["n/a" if "shmpi" in missing or p in missing
                     else fmt(size_ratio(data, bench, label, s, p)) for p in peers]
         if memcpy:
             row.append(fmt(memcpy.get(s)))
@@ -388,6 +391,11 @@ def render_report(data, plots, image_prefix):
                        if kind == "latency" else "per rank, thread k streams to thread k")
                     + ("; n/a: MPI_THREAD_MULTIPLE not granted by "
                        + ", ".join(NAMES[i] for i in no) if no else ""), ""]
+        elif bench.startswith("net_"):
+            out += ["Two ranks of this machine over each MPI's network path, not shared "
+                    "memory: shmpi with `--fake-nodes 2` (UCX over loopback), the peers "
+                    "forced onto tcp (exact commands below; how each run was checked in "
+                    "the notes).", ""]
         direction = "peer/shmpi" if kind == "latency" else "shmpi/peer"
         for label in ([] if bench == "match_lat" else labels):
             out += [f"{label}; × = median of per-repeat {direction} "
