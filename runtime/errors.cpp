@@ -60,6 +60,7 @@ int raise_error(Context& context, const Communicator* comm, const char* call, in
   }
   const std::string line =
       "shmpi: rank " + std::to_string(context.rank()) + ": " + call + ": " + reason;
+  std::fflush(stdout);  // the abort ends the process without exit(): keep what the program printed
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
   context.store().abort(error_class, contract::kAbortReported);

@@ -2,7 +2,8 @@
  * call on the last rank stops the job with one line naming rank, call and
  * reason; the other ranks wait in MPI_Barrier. argv[1] picks the error:
  * rank, dup-rank (on a duplicate of MPI_COMM_WORLD), root, op, uncommitted
- * (a send with a datatype never committed), free-world. */
+ * (a send with a datatype never committed), free-world. What the failing
+ * rank printed before (held in stdio's buffer: stdout is a pipe) is kept. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@ int main(int argc, char **argv) {
   MPI_Comm dup, world = MPI_COMM_WORLD;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   if (rank == size - 1) {
+    printf("errors_fatal: rank %d about to fail\n", rank);
     if (strcmp(mode, "rank") == 0) MPI_Send(&value, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
     if (strcmp(mode, "dup-rank") == 0) MPI_Send(&value, 1, MPI_INT, -7, 0, dup);
     if (strcmp(mode, "root") == 0) MPI_Bcast(&value, 1, MPI_INT, size + 3, MPI_COMM_WORLD);

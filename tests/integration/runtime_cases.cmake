@@ -57,7 +57,8 @@ shmpi_case(env_misuse.twice ARGS
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:env_misuse> twice)
 
 # The default handler: exactly one "shmpi: rank R: CALL: REASON" line, the
-# job stops with a non-zero code, no rank goes on.
+# job stops with a non-zero code, no rank goes on, and what the failing rank
+# printed before is not lost.
 function(shmpi_fatal_case mode ranks line)
   set(flags)
   if(ranks GREATER 2)
@@ -65,7 +66,7 @@ function(shmpi_fatal_case mode ranks line)
   endif()
   shmpi_case(errors_fatal.${mode}.np${ranks} ARGS
     --rc-nonzero --count "^shmpi: rank [0-9]+: " 1 --count "^${line}$" 1
-    --no-match "survived|finished" --
+    --count "^errors_fatal: rank [0-9]+ about to fail$" 1 --no-match "survived|finished" --
     ${SHMPI_RUN} -n ${ranks} ${flags} $<TARGET_FILE:errors_fatal> ${mode})
 endfunction()
 shmpi_fatal_case(rank 2 "shmpi: rank 1: MPI_Send: invalid rank 2 \\(MPI_COMM_WORLD has 2 ranks\\)")
