@@ -6,11 +6,9 @@
 
 #include "check.h"
 
-/* The default limits: eager 8 KiB, rendezvous and split 128 KiB, routes
- * chosen up to 256 KiB, ring records claiming ahead from 1 KiB to 2 KiB (on
- * Intel CPUs eager 2 KiB, rendezvous 4 KiB, routes chosen up to 8 KiB, split
- * 64 KiB, claiming ahead from 256 B to 5.5 KiB, replies pipelined
- * up to 5.5 KiB); and the ring slot, 4 and 16 KiB. */
+/* Sizes on and around every protocol boundary of the built-in profiles
+ * (eager, rendezvous, split, route choice, claim-ahead window, reply
+ * pipelining: docs/tunables/) and the ring slot, 4 and 16 KiB. */
 static const size_t kSizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095,
                                 4096, 4097, 4159, 4160, 4161, 5631, 5632, 5633, 5695, 5696, 5697, 8191, 8192,
                                 8193, 16383, 16384, 16385, 65535, 65536, 65537, 131071, 131072, 131073,

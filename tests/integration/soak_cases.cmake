@@ -9,7 +9,11 @@ target_compile_options(random_traffic PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WER
 # random_traffic_case(NAME RANKS SEED ROUNDS TIMEOUT [shmpirun flags...]):
 # every rank must report OK and none FAIL.
 function(random_traffic_case name ranks seed rounds timeout)
-  shmpi_case(random_traffic.${name} TIMEOUT ${timeout} ARGS
+  set(label integration)
+  if(ranks GREATER 8)
+    set(label "integration;stress")  # minutes under ASan: the release run covers them
+  endif()
+  shmpi_case(random_traffic.${name} TIMEOUT ${timeout} LABEL "${label}" ARGS
     --count "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" ${ranks} --no-match "FAIL" --
     ${SHMPI_RUN} -n ${ranks} --oversubscribe ${ARGN} $<TARGET_FILE:random_traffic> ${seed} ${rounds})
 endfunction()

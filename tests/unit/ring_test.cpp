@@ -212,7 +212,7 @@ TEST(Ring, RecordsAroundTheClaimAheadSizesArriveIntactOverManyLaps) {
 }
 
 TEST(Ring, RecordsAroundAWiderClaimAheadWindowArriveIntactOverManyLaps) {
-  records_around_the_claim_ahead_sizes_arrive_intact(32768, ClaimAhead{256, 4096 + kCacheLine});  // the Intel defaults
+  records_around_the_claim_ahead_sizes_arrive_intact(32768, ClaimAhead{256, 4096 + kCacheLine});  // a window as wide as the intel profile's
 }
 
 TEST(Ring, CopyToRingIsByteExactOnBothSidesOfItsThreshold) {
