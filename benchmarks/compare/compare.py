@@ -99,6 +99,8 @@ def parse_args(argv):
     p.add_argument("--budget", type=float,
                    help="seconds; no new repeat starts if it would end past this "
                    "(default 540, --quick 100: ends within 10 / 2 minutes)")
+    p.add_argument("--ranks", help="--bench footprint: comma list of rank counts "
+                   "(default 8,32,64,128; 256 adds ~2 minutes)")
     p.add_argument("--results", help="also write the report to this file "
                    "(e.g. benchmarks/RESULTS.md)")
     a = p.parse_args(argv)
