@@ -154,7 +154,7 @@ def plot(results, impls, out_dir, key, ylabel, name):
     return compare_report.render(out_dir, name, script)
 
 
-BEGIN, END = "<!-- footprint: begin -->", "<!-- footprint: end -->"
+BEGIN, END = compare_report.FOOTPRINT_BEGIN, compare_report.FOOTPRINT_END
 
 
 def report(data, plots, image_prefix):

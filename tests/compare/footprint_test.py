@@ -8,6 +8,7 @@ import unittest
 sys.dont_write_bytecode = True  # keep the source tree clean
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "compare"))
+import compare_report  # noqa: E402
 import footprint  # noqa: E402
 
 LINE = ("footprint: ranks 64 iters 10 init_epoch_s 100.5 ring_s 0.125 ring_shmem_kib 13276 "
@@ -65,6 +66,23 @@ class MergeSection(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(top, "RESULTS.plots", "footprint_shmem.png")))
             with open(results) as f:
                 self.assertIn(footprint.BEGIN, f.read())
+
+
+class MainReportKeepsTheSection(unittest.TestCase):
+    def test_a_run_of_the_other_benchmarks_keeps_the_footprint_section_and_plots(self):
+        with tempfile.TemporaryDirectory() as top:
+            results = os.path.join(top, "RESULTS.md")
+            plots = os.path.join(top, "RESULTS.plots")
+            os.makedirs(plots)
+            for name in ("osu_bw.png", "footprint_shmem.png"):
+                with open(os.path.join(plots, name), "w") as f:
+                    f.write("old")
+            section = f"{footprint.BEGIN}\n## Many ranks\nkept\n{footprint.END}\n"
+            with open(results, "w") as f:
+                f.write("# Old report\n\n" + section)
+            self.assertEqual(compare_report.footprint_section(results), section)
+            compare_report.copy_plots({}, top, results)
+            self.assertEqual(os.listdir(plots), ["footprint_shmem.png"])
 
 
 if __name__ == "__main__":
