@@ -65,19 +65,19 @@ struct SegmentLayout {
   static constexpr std::size_t doorbell_offset() noexcept { return sizeof(SegmentHeader); }
   static constexpr std::size_t arrivals_offset() noexcept { return doorbell_offset() + sizeof(Doorbell); }
   static constexpr std::size_t arrival_slots_offset() noexcept { return arrivals_offset() + sizeof(ArrivalsHeader); }
-  std::size_t control_offset(std::uint32_t sender) const noexcept {
+  constexpr std::size_t control_offset(std::uint32_t sender) const noexcept {
     return arrival_slots_offset() + arrival_slot_bytes(nranks) + sender * sizeof(RingControl);
   }
   // Rings start on a page boundary, so a ring's pages are its own: the
   // pages of a ring whose sender never sends are never touched.
-  std::size_t cells_offset(std::uint32_t sender) const noexcept {
+  constexpr std::size_t cells_offset(std::uint32_t sender) const noexcept {
     return (control_offset(nranks) + kPageBytes - 1) / kPageBytes * kPageBytes + sender * ring_size;
   }
   // The first of the kBoxLines candidate lines for the box with `peer`.
-  std::size_t box_offset(std::uint32_t peer) const noexcept {
+  constexpr std::size_t box_offset(std::uint32_t peer) const noexcept {
     return cells_offset(nranks) + peer * kBoxLines * sizeof(FastBox);
   }
-  std::size_t total_bytes() const noexcept { return box_offset(nranks); }
+  constexpr std::size_t total_bytes() const noexcept { return box_offset(nranks); }
 };
 
 }  // namespace shmpi::btl

@@ -4,6 +4,7 @@
 
 #include <shmpi/tunables.hpp>
 
+#include "job_memory.hpp"
 #include "launch_error.hpp"
 
 namespace shmpi::launcher {
@@ -25,8 +26,10 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
   plan.ranks = options.ranks > 0 ? options.ranks : static_cast<int>(plan.topology.cpus.size());
   check_ranks_fit(options, plan.ranks, plan.topology.cpus.size());
   const contract::TunableDefaults defaults = job_defaults(options.profile, environment);
-  std::string ring_size = effective_tunable("ring_size", options.tunables, environment, defaults);
-  check_memory(plan.ranks, contract::parse_bytes(ring_size).value_or(0));
+  auto bytes = [&](const char* name) {
+    return contract::parse_bytes(effective_tunable(name, options.tunables, environment, defaults)).value_or(0);
+  };
+  check_job_fits(plan.ranks, {bytes("ring_size"), bytes("segment_budget"), bytes("test_available_memory")});
   if (!options.output_dir.empty()) plan.files = open_output_files(options.output_dir, plan.ranks);
 
   plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string_view>
 
 #include <shmpi/tunables.hpp>
@@ -25,10 +24,6 @@ int check_executable(const std::string& path) {
   if (S_ISDIR(st.st_mode)) return EISDIR;
   if (!S_ISREG(st.st_mode) || ::access(path.c_str(), X_OK) != 0) return EACCES;
   return 0;
-}
-
-std::string format_mib(std::uint64_t bytes) {
-  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
 }
 
 // The value of `name` in `environment`, or nullptr.
@@ -102,33 +97,6 @@ std::string effective_tunable(const std::string& name,
   if (const char* value = environment_value(environment, contract::tunable_env_name(name))) return value;
   const contract::TunableSpec* spec = contract::find_tunable(name);
   return spec != nullptr ? std::string(defaults.default_of(*spec)) : "";
-}
-
-std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size) {
-  constexpr std::uint64_t kPerRankBase = 1u << 20;
-  long double total = static_cast<long double>(ranks) *
-                      (kPerRankBase + static_cast<long double>(ranks) * ring_size * 2);
-  return total >= 1.8e19L ? UINT64_MAX : static_cast<std::uint64_t>(total);
-}
-
-std::optional<std::uint64_t> available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return std::nullopt;
-}
-
-void check_memory(int ranks, std::uint64_t ring_size) {
-  std::uint64_t need = estimate_job_bytes(static_cast<std::uint64_t>(ranks), ring_size);
-  std::optional<std::uint64_t> available = available_memory_bytes();
-  if (!available || need <= *available) return;
-  throw usage_error(std::to_string(ranks) + " ranks need about " + format_mib(need) +
-                    " of memory for their shared-memory segments (ring_size=" + std::to_string(ring_size) +
-                    ") but only " + format_mib(*available) +
-                    " is available; use fewer ranks or a smaller --set ring_size");
 }
 
 std::vector<RankFiles> open_output_files(const std::string& dir, int ranks) {

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -36,14 +35,6 @@ std::string effective_tunable(const std::string& name,
                               std::span<const std::pair<std::string, std::string>> settings,
                               std::span<const std::string> environment,
                               const contract::TunableDefaults& defaults);
-
-// Rough memory the ranks' segments need: per rank 1 MiB plus one ring of
-// `ring_size` bytes, doubled for fragments, per peer.
-std::uint64_t estimate_job_bytes(std::uint64_t ranks, std::uint64_t ring_size);
-// MemAvailable from /proc/meminfo, in bytes.
-std::optional<std::uint64_t> available_memory_bytes();
-// Throws when the estimate exceeds MemAvailable, saying how much is needed.
-void check_memory(int ranks, std::uint64_t ring_size);
 
 // --output-filename: creates DIR/1/rank.N/ and opens stdout, stderr there.
 struct RankFiles {

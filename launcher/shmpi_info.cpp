@@ -1,6 +1,7 @@
 // shmpi_info: the profile the tunables' defaults come from and the rule that
 // chose it, every tunable with its level, default, current value (from the
-// environment) and description, and the shared-memory footprint per rank.
+// environment) and description, and the shared-memory footprint per rank
+// with the budget it follows (btl/segment_budget.hpp).
 //
 //   shmpi_info [-n RANKS] [--all] [--profile NAME]
 //   shmpi_info --api        the MPI functions provided (launcher/api_list.hpp)
@@ -11,6 +12,7 @@
 // stderr); 2 on a bad command line.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +20,7 @@
 #include <string>
 
 #include "api_list.hpp"
-#include "btl/segment_layout.hpp"
+#include "btl/segment_budget.hpp"
 #include "shmpi/tunables.hpp"
 
 namespace {
@@ -42,7 +44,9 @@ Current current_value(const TunableSpec& t, const TunableDefaults& defaults) {
 
 std::string human(std::uint64_t bytes) {
   char buf[64];
-  if (bytes >= (1u << 20)) {
+  if (bytes >= (1ull << 30)) {
+    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
+  } else if (bytes >= (1u << 20)) {
     std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
   } else {
     std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
@@ -84,11 +88,26 @@ std::optional<int> parse(int argc, char** argv, Args& args) {
   return std::nullopt;
 }
 
-// Prints one line per tunable (test-level ones only with `all`); returns
-// the ring size in effect and sets `status` to 1 on an invalid value.
-std::uint64_t print_tunables(const TunableDefaults& defaults, bool all, int& status) {
-  std::printf("%-20s %-6s %-10s %-10s %s\n", "NAME", "LEVEL", "DEFAULT", "CURRENT", "DESCRIPTION");
+// The tunables that size the shared memory, as they are in effect.
+struct Sizes {
   std::uint64_t ring_size = 0;
+  std::uint64_t segment_budget = 0;
+  std::uint64_t eager_limit = 0;
+};
+
+void note_size(const TunableSpec& t, const std::string& value, Sizes& sizes) {
+  std::uint64_t* field = std::strcmp(t.name, "ring_size") == 0        ? &sizes.ring_size
+                         : std::strcmp(t.name, "segment_budget") == 0 ? &sizes.segment_budget
+                         : std::strcmp(t.name, "eager_limit") == 0    ? &sizes.eager_limit
+                                                                      : nullptr;
+  if (field != nullptr) *field = *shmpi::contract::parse_bytes(value);
+}
+
+// Prints one line per tunable (test-level ones only with `all`); returns
+// the sizes in effect and sets `status` to 1 on an invalid value.
+Sizes print_tunables(const TunableDefaults& defaults, bool all, int& status) {
+  std::printf("%-20s %-6s %-10s %-10s %s\n", "NAME", "LEVEL", "DEFAULT", "CURRENT", "DESCRIPTION");
+  Sizes sizes;
   bool hidden = false;
   for (const TunableSpec& t : shmpi::contract::tunables()) {
     const Current c = current_value(t, defaults);
@@ -96,8 +115,7 @@ std::uint64_t print_tunables(const TunableDefaults& defaults, bool all, int& sta
       std::fprintf(stderr, "shmpi_info: %s\n", c.error.c_str());
       status = 1;
     }
-    if (std::strcmp(t.name, "ring_size") == 0)
-      ring_size = *shmpi::contract::parse_bytes(c.error.empty() ? c.value : std::string(defaults.default_of(t)));
+    note_size(t, c.error.empty() ? c.value : std::string(defaults.default_of(t)), sizes);
     if (t.level == shmpi::contract::TunableLevel::Test && !all) {
       hidden = true;
       continue;
@@ -107,18 +125,31 @@ std::uint64_t print_tunables(const TunableDefaults& defaults, bool all, int& sta
                 t.description);
   }
   if (hidden) std::printf("(test-level tunables are listed with --all)\n");
-  return ring_size;
+  return sizes;
 }
 
-void print_footprint(long ranks, std::uint64_t ring_size) {
-  const shmpi::btl::SegmentLayout layout{static_cast<std::uint32_t>(ranks), ring_size};
-  const std::uint64_t per_rank = layout.total_bytes();
-  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %zu bytes of headers and fast boxes\n",
+// The segment of each rank, the budget it follows and the job's total.
+void print_footprint(long ranks, const Sizes& sizes) {
+  const auto n = static_cast<std::uint32_t>(ranks);
+  const std::uint64_t ring = shmpi::btl::budget_ring_size(n, sizes.ring_size, sizes.segment_budget);
+  const std::uint64_t per_rank = shmpi::btl::SegmentLayout{n, ring}.total_bytes();
+  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %llu bytes of headers and fast boxes\n",
               ranks, static_cast<unsigned long long>(per_rank), human(per_rank).c_str(),
-              static_cast<unsigned long long>(ring_size),
-              static_cast<std::size_t>(per_rank - ring_size * static_cast<std::uint64_t>(ranks)));
-  std::printf("shared memory for the job: %s (memfd segments: not limited by the size of /dev/shm)\n",
-              human(per_rank * static_cast<std::uint64_t>(ranks)).c_str());
+              static_cast<unsigned long long>(ring),
+              static_cast<unsigned long long>(per_rank - ring * n));
+  const std::uint64_t eager = std::min<std::uint64_t>(sizes.eager_limit, shmpi::btl::eager_limit_for_ring(ring));
+  if (ring == sizes.ring_size) {
+    std::printf("budget: at most %s per rank (segment_budget): %s; rings keep ring_size=%llu\n",
+                human(sizes.segment_budget).c_str(), per_rank <= sizes.segment_budget ? "met" : "exceeded",
+                static_cast<unsigned long long>(sizes.ring_size));
+  } else {
+    std::printf("budget: at most %s per rank (segment_budget): %s; rings shrink from ring_size=%llu to %llu bytes, eager messages up to %llu bytes\n",
+                human(sizes.segment_budget).c_str(), per_rank <= sizes.segment_budget ? "met" : "exceeded (rings are one page)",
+                static_cast<unsigned long long>(sizes.ring_size), static_cast<unsigned long long>(ring),
+                static_cast<unsigned long long>(eager));
+  }
+  std::printf("shared memory for the job: %s at most; pages are touched only by the pairs that talk (memfd segments: not limited by the size of /dev/shm)\n",
+              human(per_rank * n).c_str());
 }
 
 }  // namespace
@@ -150,7 +181,7 @@ int main(int argc, char** argv) {
               defaults.reason().c_str(), defaults.profile_names().c_str());
   std::printf("this CPU: %s\n", shmpi::contract::cpu_text(cpu).c_str());
   std::printf("rule: %s\n\n", shmpi::contract::kProfileRule);
-  const std::uint64_t ring_size = print_tunables(defaults, args.all, status);
-  print_footprint(args.ranks, ring_size);
+  const Sizes sizes = print_tunables(defaults, args.all, status);
+  print_footprint(args.ranks, sizes);
   return status;
 }

@@ -4,6 +4,7 @@ profile general
 match any
 set eager_limit=8192
 set ring_size=65536
+set segment_budget=16777216
 set max_fragment=16384
 set rndv_threshold=131072
 set reply_pipeline_limit=0
@@ -18,3 +19,4 @@ set fast_box=on
 set box_probe=on
 set poll_gap_ns=0
 set test_cma_eperm=0
+set test_available_memory=0

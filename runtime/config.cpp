@@ -47,6 +47,7 @@ Config Config::from_environment() {
   Config c;
   c.eager_limit = bytes_of(d, "eager_limit");
   c.ring_size = bytes_of(d, "ring_size");
+  c.segment_budget = bytes_of(d, "segment_budget");
   c.max_fragment = bytes_of(d, "max_fragment");
   c.rndv_threshold = bytes_of(d, "rndv_threshold");
   c.split_threshold = bytes_of(d, "split_threshold");

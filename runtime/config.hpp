@@ -18,7 +18,8 @@ enum class WaitMode : std::uint8_t { Auto, Spin, Yield };
 
 struct Config {
   std::size_t eager_limit = 0;     // largest single-record message
-  std::size_t ring_size = 0;       // bytes of each per-pair ring
+  std::size_t ring_size = 0;       // bytes of each per-pair ring (at most: segment_budget may halve it)
+  std::uint64_t segment_budget = 0;  // most bytes of a rank's receive segment (btl/segment_budget.hpp)
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)

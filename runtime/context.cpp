@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
 
 #include <shmpi/job_contract.hpp>
 
+#include "btl/segment_budget.hpp"
 #include "pml/protocol.hpp"
 #include "runtime/collectives.hpp"
 #include "runtime/run_report.hpp"
@@ -59,17 +61,23 @@ bool ranks_outnumber_cores(const KvStore& store) {
   return store.local_size() > static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+// The job's ring per pair: ring_size, halved while a segment of the job's
+// size would exceed segment_budget (the same rule on every rank).
+std::size_t pair_ring_size(const Config& config, const KvStore& store) noexcept {
+  return btl::budget_ring_size(store.size(), config.ring_size, config.segment_budget);
+}
+
 btl::Limits transport_limits(const Config& config, const KvStore& store) {
-  return btl::Limits{config.ring_size, config.numa_policy, config.fast_box,
+  return btl::Limits{pair_ring_size(config, store), config.numa_policy, config.fast_box,
                      config.box_probe && !ranks_outnumber_cores(store),
                      btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}};
 }
 
 // Every field named: a field added to ProtocolLimits and missed here fails
 // the build (-Wmissing-field-initializers).
-pml::ProtocolLimits protocol_limits(const Config& config) noexcept {
+pml::ProtocolLimits protocol_limits(const Config& config, const KvStore& store) noexcept {
   return pml::ProtocolLimits{
-      .eager_limit = config.eager_limit,
+      .eager_limit = std::min(config.eager_limit, btl::eager_limit_for_ring(pair_ring_size(config, store))),
       .max_fragment = config.max_fragment,
       .rndv_threshold = config.rndv_threshold,
       .split_threshold = config.split_threshold,
@@ -85,7 +93,7 @@ Context::Context(const Config& config, std::unique_ptr<KvStore> store)
       store_(std::move(store)),
       transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),
-      pml_(transport_, protocol_limits(config_),
+      pml_(transport_, protocol_limits(config_, *store_),
            wait_policy_for(config_, ranks_outnumber_cores(*store_),
                            config_.poll_gap_ns != 0 ? btl::measure_pause_ns() : 0.0),
            &single_copy_),

@@ -35,6 +35,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_report  # noqa: E402  (sibling module)
 import net_paths  # noqa: E402
+import footprint  # noqa: E402  (sibling module: --bench footprint)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -103,7 +104,9 @@ def parse_args(argv):
     p.add_argument("--quick", action="store_true",
                    help="2-rank osu_latency + osu_bw only, 3 repeats (< 2 min)")
     p.add_argument("--bench", help="comma list of benchmarks "
-                   f"({','.join(BENCHMARKS)}); default all")
+                   f"({','.join(BENCHMARKS)}); default all; 'collectives' runs "
+                   "the collectives; 'footprint' alone: start-up and shared memory of "
+                   "8 to 256 ranks (footprint.py)")
     p.add_argument("--impls", default=",".join(IMPLS),
                    help="comma list of MPIs to run (default shmpi,openmpi,mpich)")
     p.add_argument("--pairs", type=int,
@@ -117,6 +120,8 @@ def parse_args(argv):
     p.add_argument("--budget", type=float,
                    help="seconds; no new repeat starts if it would end past this "
                    "(default 540, --quick 100: ends within 10 / 2 minutes)")
+    p.add_argument("--ranks", help="--bench footprint: comma list of rank counts "
+                   "(default 8,32,64,128; 256 adds ~2 minutes)")
     p.add_argument("--results", help="also write the report to this file "
                    "(e.g. benchmarks/RESULTS.md)")
     p.add_argument("--net-openmpi", choices=["ucx", "tcp"], default="ucx",
@@ -146,7 +151,10 @@ def parse_args(argv):
         a.suite = THREAD_SUITE
     if a.suite == ["network"]:
         a.suite = NETWORK_SUITE
-    bad = [b for b in a.suite if b not in BENCHMARKS]
+    # footprint.py has its own defaults, unless these are given.
+    a.timeout_set = any(x.startswith("--timeout") for x in argv)
+    a.budget_set = any(x.startswith("--budget") for x in argv)
+    bad = [b for b in a.suite if b not in BENCHMARKS and a.suite != ["footprint"]]
     if bad:
         p.error(f"unknown benchmark '{bad[0]}' (known: {','.join(BENCHMARKS)})")
     a.impl_list = a.impls.split(",")
@@ -437,6 +445,10 @@ def main(argv):
     if not launchers:
         print("compare.py: error: no MPI to run (nothing built?)", file=sys.stderr)
         return 1
+    if args.suite == ["footprint"]:
+        context = {"machine": machine_line(), "reproduce": compare_report.reproduce_line(argv, REPO),
+                   "date": datetime.datetime.now().isoformat(timespec="seconds")}
+        return footprint.run_footprint(build, launchers, launch_prefix, run, out_dir, args, context)
 
     net_ready = IMPLS
     if any(b in net_paths.NET_BENCHES for b in args.suite):

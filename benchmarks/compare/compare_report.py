@@ -420,9 +420,10 @@ def copy_plots(plots, out_dir, results_path):
     the repository is cloned."""
     folder = os.path.splitext(os.path.basename(results_path))[0] + ".plots"
     dest = os.path.join(os.path.dirname(os.path.abspath(results_path)), folder)
-    if os.path.isdir(dest):
-        shutil.rmtree(dest)
-    os.makedirs(dest)
+    os.makedirs(dest, exist_ok=True)
+    for old in os.listdir(dest):  # the footprint section's plots stay with it
+        if not old.startswith("footprint_"):
+            os.remove(os.path.join(dest, old))
     for png in plots.values():
         shutil.copy2(os.path.join(out_dir, png), dest)
     return folder + "/"
@@ -437,6 +438,23 @@ def write_all(data, out_dir, results_path):
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write(render_report(data, plots, ""))
     if results_path:
+        kept = footprint_section(results_path)
         prefix = copy_plots(plots, out_dir, results_path)
         with open(results_path, "w") as f:
-            f.write(render_report(data, plots, prefix))
+            f.write(render_report(data, plots, prefix) + ("\n" + kept if kept else ""))
+
+
+# compare.py --bench footprint writes its report as a section of the results
+# file, between these lines; a run of the other benchmarks keeps it.
+FOOTPRINT_BEGIN, FOOTPRINT_END = "<!-- footprint: begin -->", "<!-- footprint: end -->"
+
+
+def footprint_section(results_path):
+    """The footprint section of `results_path` (markers included), or ""."""
+    if not os.path.exists(results_path):
+        return ""
+    with open(results_path) as f:
+        text = f.read()
+    if FOOTPRINT_BEGIN not in text or FOOTPRINT_END not in text:
+        return ""
+    return FOOTPRINT_BEGIN + text.split(FOOTPRINT_BEGIN, 1)[1].split(FOOTPRINT_END, 1)[0] + FOOTPRINT_END + "\n"

@@ -48,6 +48,9 @@ inline constexpr TunableSpec kTunables[] = {
     {"ring_size", TunableLevel::User,
      "bytes of each per-pair FIFO ring, in the receiver's segment",
      TunableKind::Bytes, 4096, 64ull << 20, true},
+    {"segment_budget", TunableLevel::User,
+     "most bytes of a rank's receive segment: when N rings of ring_size do not fit, every ring of the job halves until they do (4 KiB at least), and the eager limit shrinks to a quarter of the ring",
+     TunableKind::Bytes, 1ull << 20, 1ull << 40},
     {"max_fragment", TunableLevel::Expert,
      "largest fragment of a pipelined copy-in/copy-out transfer",
      TunableKind::Bytes, 1024, 16ull << 20},
@@ -90,6 +93,9 @@ inline constexpr TunableSpec kTunables[] = {
     {"test_cma_eperm", TunableLevel::Test,
      "test hook: 1 makes every single-copy call fail with EPERM, as in a container that forbids CMA",
      TunableKind::Choice, 0, 0, false, "0|1"},
+    {"test_available_memory", TunableLevel::Test,
+     "test hook: shmpirun takes this many bytes as the memory available to the job's segments instead of measuring it (0: measure)",
+     TunableKind::Bytes, 0, 1ull << 50},
 };
 
 inline std::span<const TunableSpec> tunables() { return kTunables; }

@@ -1,0 +1,43 @@
+# Many ranks on one node (issue 23): a 256-rank job on this 2-core machine,
+# and shmpirun refusing a job whose segments cannot fit. The memory is faked
+# with the test-level tunable test_available_memory, so the cases do not
+# depend on this machine's memory.
+add_executable(many_ranks many_ranks.c)
+target_link_libraries(many_ranks PRIVATE shmpi)
+target_compile_options(many_ranks PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+
+# 256 ranks (rings halved to 32 KiB by segment_budget) start, pass a token
+# around the ring, exchange 16 bytes between every pair and by
+# MPI_Alltoall, and finalize; run_case.sh checks nothing is left behind.
+shmpi_case(many_ranks.np256 TIMEOUT 240 LABEL "integration;stress" ARGS
+  --count "^many_ranks: rank [0-9]+ OK$" 256 --no-match "FAIL"
+  --match "^many_ranks: 256 ranks, 3 ring laps, all pairs and MPI_Alltoall of 16 bytes: OK$" --
+  ${SHMPI_RUN} -n 256 --oversubscribe $<TARGET_FILE:many_ranks> 3)
+# The same program, small, in every suite.
+shmpi_case(many_ranks.np8 ARGS
+  --count "^many_ranks: rank [0-9]+ OK$" 8 --no-match "FAIL"
+  --match "^many_ranks: 8 ranks, 3 ring laps, all pairs and MPI_Alltoall of 16 bytes: OK$" --
+  ${SHMPI_RUN} -n 8 --oversubscribe $<TARGET_FILE:many_ranks> 3)
+
+# 64 ranks of 4235264-byte segments (shmpi_info -n 64): 259 MiB > 64 MiB.
+set(does_not_fit_tail "; use fewer ranks or a smaller --set ring_size or segment_budget$")
+shmpi_case(shmpirun.job_does_not_fit ARGS
+  --rc 2 --count "^shmpirun: 64 ranks need 259 MiB of shared memory for their segments \\(65536-byte rings, ring_size=65536 segment_budget=16777216\\) but only 64 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --no-match "OK" --
+  ${SHMPI_RUN} -n 64 --oversubscribe --set test_available_memory=64M $<TARGET_FILE:many_ranks>)
+# Rings made huge by the tunables: 4 ranks x 4 rings of 64 MiB = 1 GiB.
+shmpi_case(shmpirun.huge_rings_do_not_fit ARGS
+  --rc 2 --count "^shmpirun: 4 ranks need 1.0 GiB of shared memory for their segments \\(67108864-byte rings, ring_size=67108864 segment_budget=1099511627776\\) but only 512 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --no-match "OK" --
+  env SHMPI_TEST_AVAILABLE_MEMORY=512M ${SHMPI_RUN} -n 4 --oversubscribe --set ring_size=64M --set segment_budget=1024G
+  $<TARGET_FILE:many_ranks>)
+# An absurd rank count: even one-page rings need TiBs.
+shmpi_case(shmpirun.absurd_rank_count_does_not_fit ARGS
+  --rc 2 --count "^shmpirun: 60000 ranks need [0-9.]+ TiB of shared memory for their segments \\(4096-byte rings, ring_size=65536 segment_budget=16777216\\) but only 1.0 TiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --no-match "OK" --
+  ${SHMPI_RUN} -n 60000 --oversubscribe --set test_available_memory=1024G $<TARGET_FILE:many_ranks>)
+# The same job fits when the memory is there: the check refuses only what
+# does not fit.
+shmpi_case(shmpirun.job_fits ARGS
+  --count "^many_ranks: rank [0-9]+ OK$" 4 --no-match "FAIL" --
+  ${SHMPI_RUN} -n 4 --oversubscribe --set test_available_memory=64M $<TARGET_FILE:many_ranks>)
