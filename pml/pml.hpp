@@ -13,7 +13,9 @@
 // (matching, probes), rendezvous.cpp (the receiver's rendezvous and its
 // route), single_copy_reads.cpp; waiting is described in wait_loop.hpp.
 //
-// Single-threaded: the caller serialises every call (MPI_THREAD_SERIALIZED).
+// Single-threaded: the caller serialises every call. Under
+// MPI_THREAD_MULTIPLE the runtime's lock does (runtime/thread_support.hpp);
+// wait_until() lets its watcher hand that lock on between rounds.
 #pragma once
 
 #include <sched.h>
@@ -182,8 +184,8 @@ class Pml {
   // Waiting (below): the pause after a poll that found nothing, and the
   // spin, yield and sleep of a long wait.
   void pace(std::uint32_t polls) const noexcept { btl::between_polls(polls, wait_.pauses_between_polls); }
-  template <class Done>
-  void wait_long(Done& done) noexcept;
+  template <class Done, class Watch>
+  void wait_long(Done& done, Watch& watch) noexcept;
   bool yielded_enough(std::uint32_t yields, std::uint64_t& yielding_since) const noexcept;
 
   // Send side (send_path.cpp): pushing our sends as ring space allows, and
@@ -263,10 +265,11 @@ void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
   for (std::uint32_t polls = 0; polls < kPollsBeforeLongWait; ++polls) {
     if (done()) return;
     if (!progress()) pace(polls);
+    watch.between_rounds();
   }
   if (done()) return;
   watch.long_wait();
-  wait_long(done);
+  wait_long(done, watch);
   watch.long_wait_over();
 }
 
@@ -281,8 +284,8 @@ inline bool Pml::yielded_enough(std::uint32_t yields, std::uint64_t& yielding_si
   return now - yielding_since >= wait_.yield_ns;
 }
 
-template <class Done>
-void Pml::wait_long(Done& done) noexcept {
+template <class Done, class Watch>
+void Pml::wait_long(Done& done, Watch& watch) noexcept {
   std::uint32_t idle = 0;
   std::uint32_t yields = 0;
   std::uint64_t yielding_since = 0;
@@ -292,11 +295,13 @@ void Pml::wait_long(Done& done) noexcept {
     } else if (idle < wait_.spins_before_yield) {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
-      transport_.wait_for_records(wait_.sleep_ns);  // and again, until something moves
+      // and again, until something moves
+      watch.unlocked([this] { transport_.wait_for_records(wait_.sleep_ns); });
       yields = wait_.yields_before_sleep;
     } else {
-      ::sched_yield();
+      watch.unlocked([] { ::sched_yield(); });
     }
+    watch.between_rounds();
   }
 }
 

@@ -18,6 +18,13 @@
 //     of ours waits for ring space (only a peer's record can then make
 //     progress possible).
 // A round that moves something starts steps 3 and 4 over.
+//
+// Threads (MPI_THREAD_MULTIPLE): the caller holds the rank's lock for the
+// wait, and its watcher decides what to do with it: after every round the
+// wait calls watch.between_rounds() (the runtime's hands the lock to the
+// threads waiting for it, then takes it back), and it yields or sleeps
+// inside watch.unlocked(...), so no thread holds the lock while it idles.
+// Unwatched waits (and the runtime's single-threaded one) do neither.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +55,11 @@ inline constexpr std::uint32_t kPollsBeforeLongWait = 256;
 struct Unwatched {
   void long_wait() noexcept {}
   void long_wait_over() noexcept {}
+  void between_rounds() noexcept {}
+  template <class Idle>
+  void unlocked(Idle&& idle) noexcept {
+    idle();
+  }
 };
 
 }  // namespace shmpi::pml

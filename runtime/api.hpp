@@ -13,6 +13,7 @@
 #include "runtime/arg_checks.hpp"
 #include "runtime/context.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/thread_support.hpp"
 
 #define SHMPI_PMPI_ALIAS(name) \
   extern "C" decltype(PMPI_##name) MPI_##name \
@@ -21,11 +22,22 @@
 namespace shmpi::runtime {
 
 // The context of an initialised process; a call without one is fatal.
+// Entry points call enter() (below); this alone suits calls that only need
+// to know MPI is initialised (MPI_Wtime).
 inline Context& context_for(const char* call) {
   Context* context = current_context();
   if (context == nullptr)
     fatal_without_context(call, was_finalized() ? "called after MPI_Finalize" : "called before MPI_Init");
   return *context;
+}
+
+// What every entry point that uses the context calls first: the context,
+// and under MPI_THREAD_MULTIPLE the rank's lock, held until the Entry goes
+// (runtime/thread_support.hpp). Below that level: one predictable branch.
+inline Entry enter(const char* call) {
+  if (!threads_share_rank()) [[likely]]
+    return Entry{context_for(call), nullptr};
+  return enter_shared(call);
 }
 
 // Raises the first failed check, or returns MPI_SUCCESS.

@@ -77,14 +77,16 @@ int check_object(Context& context, const char* call, AttrKind kind, int handle, 
 
 int create_keyval(const char* call, AttrKind kind, MPI_Comm_copy_attr_function* copy,
                   MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   if (keyval == nullptr) return raise_error(context, nullptr, call, MPI_ERR_ARG, "null keyval pointer");
   *keyval = context.objects().keyvals.create(kind, copy, remove, extra_state);
   return MPI_SUCCESS;
 }
 
 int free_keyval(const char* call, AttrKind kind, int* keyval) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   if (keyval == nullptr) return raise_error(context, nullptr, call, MPI_ERR_ARG, "null keyval pointer");
   if (is_predefined_keyval(*keyval))
     return raise_error(context, nullptr, call, MPI_ERR_KEYVAL, "predefined keyval " + std::to_string(*keyval) +
@@ -95,7 +97,8 @@ int free_keyval(const char* call, AttrKind kind, int* keyval) {
 }
 
 int set_attr(const char* call, AttrKind kind, int handle, int keyval, void* value) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = check_object(context, call, kind, handle, c)) return rc;
   if (kind == AttrKind::Comm && is_predefined_keyval(keyval))
@@ -110,7 +113,8 @@ int set_attr(const char* call, AttrKind kind, int handle, int keyval, void* valu
 }
 
 int get_attr(const char* call, AttrKind kind, int handle, int keyval, void* value, int* flag) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = check_object(context, call, kind, handle, c)) return rc;
   if (value == nullptr || flag == nullptr)
@@ -136,7 +140,8 @@ int get_attr(const char* call, AttrKind kind, int handle, int keyval, void* valu
 }
 
 int delete_attr(const char* call, AttrKind kind, int handle, int keyval) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = check_object(context, call, kind, handle, c)) return rc;
   if (kind == AttrKind::Comm && is_predefined_keyval(keyval))

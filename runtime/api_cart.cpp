@@ -44,7 +44,8 @@ Check check_rank_in(int rank, int size) {
 
 extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
   constexpr const char* kCall = "MPI_Dims_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (auto why = dims_create(nnodes, ndims, dims)) return raise_error(context, nullptr, kCall, MPI_ERR_DIMS, *why);
   return MPI_SUCCESS;
 }
@@ -52,7 +53,8 @@ extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
 extern "C" int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int,
                                 MPI_Comm* comm_cart) {
   constexpr const char* kCall = "MPI_Cart_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm_old);
   if (c == nullptr) return invalid_communicator(context, kCall, comm_old);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
@@ -66,7 +68,8 @@ extern "C" int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], 
 
 extern "C" int PMPI_Cartdim_get(MPI_Comm comm, int* ndims) {
   constexpr const char* kCall = "MPI_Cartdim_get";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc);
   if (grid == nullptr) return rc;
@@ -77,7 +80,8 @@ extern "C" int PMPI_Cartdim_get(MPI_Comm comm, int* ndims) {
 
 extern "C" int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
   constexpr const char* kCall = "MPI_Cart_get";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc, &c);
@@ -99,7 +103,8 @@ extern "C" int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods
 
 extern "C" int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   constexpr const char* kCall = "MPI_Cart_rank";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc, &c);
@@ -120,7 +125,8 @@ extern "C" int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 
 extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   constexpr const char* kCall = "MPI_Cart_coords";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc, &c);
@@ -138,7 +144,8 @@ extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords
 
 extern "C" int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
   constexpr const char* kCall = "MPI_Cart_shift";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc, &c);
@@ -157,7 +164,8 @@ extern "C" int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank
 // remain_dims; each is a Cartesian communicator of its own.
 extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Cart_sub";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const CartTopology* grid = topology_or_raise<CartTopology>(context, kCall, comm, rc, &c);
@@ -181,7 +189,8 @@ extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* n
 // Without reordering, rank r keeps r if the grid has a point for it.
 extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   constexpr const char* kCall = "MPI_Cart_map";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newrank == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newrank pointer");
@@ -194,7 +203,8 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const i
 
 extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status) {
   constexpr const char* kCall = "MPI_Topo_test";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (status == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null status pointer");

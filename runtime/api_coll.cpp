@@ -27,7 +27,8 @@ int check_bcast(Context& context, const Communicator& c, const char* call, void*
 
 extern "C" int PMPI_Barrier(MPI_Comm comm) {
   constexpr const char* kCall = "MPI_Barrier";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return intercomm_barrier(context, *c);
@@ -37,7 +38,8 @@ extern "C" int PMPI_Barrier(MPI_Comm comm) {
 
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   constexpr const char* kCall = "MPI_Ibarrier";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
@@ -47,7 +49,8 @@ extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   constexpr const char* kCall = "MPI_Bcast";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return intercomm_bcast(context, buffer, count, datatype, root, *c);
@@ -60,7 +63,8 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request* request) {
   constexpr const char* kCall = "MPI_Ibcast";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);

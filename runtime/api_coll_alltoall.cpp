@@ -46,7 +46,8 @@ Blocks copied_aside(Schedule& s, const Blocks& recv) {
 
 int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI_Comm comm, MPI_Request* request,
              bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);

@@ -19,7 +19,8 @@ Check root_blocks(Context& context, const void* buffer, int count, const int* co
 int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
            int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
            MPI_Comm comm, MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);
@@ -47,7 +48,8 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
 int scatter(const char* call, const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
             MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);
@@ -75,7 +77,8 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
 int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
               MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);

@@ -25,7 +25,8 @@ Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op
 
 int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
            int root, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) {
@@ -63,7 +64,8 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
 
 int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) {
@@ -97,7 +99,8 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
 // `recvcounts` == nullptr: `recvcount` for every rank (the _block variant).
 int reduce_scatter(const char* call, const void* sendbuf, void* recvbuf, int recvcount, const int* recvcounts,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);
@@ -128,7 +131,8 @@ int reduce_scatter(const char* call, const void* sendbuf, void* recvbuf, int rec
 
 int scan(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
          MPI_Comm comm, MPI_Request* request, bool nonblocking, bool exclusive) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);
@@ -169,7 +173,8 @@ extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MP
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                    MPI_Op op, MPI_Comm comm) {
   if (recvcounts == nullptr) {
-    Context& context = context_for("MPI_Reduce_scatter");
+    const Entry entry = enter("MPI_Reduce_scatter");
+    Context& context = entry.context();
     return raise_error(context, context.communicator(comm), "MPI_Reduce_scatter", MPI_ERR_ARG, "null recvcounts");
   }
   return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, nullptr, false);
@@ -178,7 +183,8 @@ extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   if (recvcounts == nullptr) {
-    Context& context = context_for("MPI_Ireduce_scatter");
+    const Entry entry = enter("MPI_Ireduce_scatter");
+    Context& context = entry.context();
     return raise_error(context, context.communicator(comm), "MPI_Ireduce_scatter", MPI_ERR_ARG, "null recvcounts");
   }
   return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request, true);

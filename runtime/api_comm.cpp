@@ -75,7 +75,8 @@ std::optional<Communicator> split(Context& context, const Communicator& parent, 
 }  // namespace shmpi::runtime
 
 extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
-  Context& context = context_for("MPI_Comm_rank");
+  const Entry entry = enter("MPI_Comm_rank");
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, "MPI_Comm_rank", comm);
   if (rank == nullptr) return raise_error(context, c, "MPI_Comm_rank", MPI_ERR_ARG, "null rank pointer");
@@ -84,7 +85,8 @@ extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
 }
 
 extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
-  Context& context = context_for("MPI_Comm_size");
+  const Entry entry = enter("MPI_Comm_size");
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, "MPI_Comm_size", comm);
   if (size == nullptr) return raise_error(context, c, "MPI_Comm_size", MPI_ERR_ARG, "null size pointer");
@@ -94,7 +96,8 @@ extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
 
 extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_dup";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
@@ -103,7 +106,8 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_split";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
@@ -122,7 +126,8 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
 
 extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   constexpr const char* kCall = "MPI_Comm_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (comm == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null comm pointer");
   const Communicator* c = context.communicator(*comm);
   if (c == nullptr) return invalid_communicator(context, kCall, *comm);
@@ -139,7 +144,8 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
 
 extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   constexpr const char* kCall = "MPI_Comm_compare";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* a = context.communicator(comm1);
   if (a == nullptr) return invalid_communicator(context, kCall, comm1);
   const Communicator* b = context.communicator(comm2);

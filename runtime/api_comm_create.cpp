@@ -95,7 +95,8 @@ int create_on_intercomm(Context& context, const char* call, const Communicator& 
 // sizes must agree, which costs nothing in the allreduce of the context).
 extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
@@ -122,7 +123,8 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
 // Collective over the group's members only; they agree through the first.
 extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_create_group";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
@@ -181,7 +183,8 @@ std::optional<HardwareLevel> unguided_level(Context& context, const Communicator
 
 extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_split_type";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
@@ -216,7 +219,8 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
 // Made at once (the agreement is short); the request is complete from the start.
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
   constexpr const char* kCall = "MPI_Comm_idup";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr || request == nullptr)
@@ -228,7 +232,8 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
 
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   constexpr const char* kCall = "MPI_Comm_dup_with_info";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");

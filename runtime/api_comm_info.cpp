@@ -10,7 +10,8 @@ using namespace shmpi::runtime;
 
 extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
   constexpr const char* kCall = "MPI_Comm_set_name";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (comm_name == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null name");
@@ -26,7 +27,8 @@ extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
 
 extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
   constexpr const char* kCall = "MPI_Comm_get_name";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (comm_name == nullptr || resultlen == nullptr)
@@ -41,7 +43,8 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
 // them back from MPI_Comm_get_info, as MPI allows.
 extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   constexpr const char* kCall = "MPI_Comm_set_info";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   const InfoStore* hints = context.objects().infos.find(info);
@@ -57,7 +60,8 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
 
 extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
   constexpr const char* kCall = "MPI_Comm_get_info";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (info_used == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null info_used pointer");
@@ -71,7 +75,8 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
 
 extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
   constexpr const char* kCall = "MPI_Comm_get_parent";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (parent == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null parent pointer");
   *parent = MPI_COMM_NULL;
   return MPI_SUCCESS;

@@ -71,7 +71,8 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, 
                                                const int sourceweights[], int outdegree, const int destinations[],
                                                const int destweights[], MPI_Info, int, MPI_Comm* comm_dist_graph) {
   constexpr const char* kCall = "MPI_Dist_graph_create_adjacent";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = checked_comm(context, kCall, comm_old, c)) return rc;
   if (comm_dist_graph == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null comm_dist_graph pointer");
@@ -96,7 +97,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int source
                                       const int destinations[], const int weights[], MPI_Info, int,
                                       MPI_Comm* comm_dist_graph) {
   constexpr const char* kCall = "MPI_Dist_graph_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = checked_comm(context, kCall, comm_old, c)) return rc;
   if (comm_dist_graph == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null comm_dist_graph pointer");
@@ -140,7 +142,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int source
 
 extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
   constexpr const char* kCall = "MPI_Dist_graph_neighbors_count";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const DistGraphTopology* graph = topology_or_raise<DistGraphTopology>(context, kCall, comm, rc);
   if (graph == nullptr) return rc;
@@ -155,7 +158,8 @@ extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int
 extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                          int maxoutdegree, int destinations[], int destweights[]) {
   constexpr const char* kCall = "MPI_Dist_graph_neighbors";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const DistGraphTopology* graph = topology_or_raise<DistGraphTopology>(context, kCall, comm, rc);
   if (graph == nullptr) return rc;

@@ -1,8 +1,8 @@
 // MPI entry points: start-up, shut-down, threads, time, version.
 //
-// Thread support: the pml is single-threaded (every call serialised by the
-// caller), so shmpi provides up to MPI_THREAD_SERIALIZED and answers a
-// request for MPI_THREAD_MULTIPLE honestly with MPI_THREAD_SERIALIZED.
+// Thread support: every level up to MPI_THREAD_MULTIPLE. Under MULTIPLE
+// each call holds the rank's lock (runtime/thread_support.hpp); below it
+// the caller serialises calls and nothing is locked.
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,27 +25,21 @@ using namespace shmpi::runtime;
 
 namespace {
 
-// The thread level granted by MPI_Init / MPI_Init_thread and the thread
-// that called it. Written once, before the context exists; read by
-// MPI_Query_thread and MPI_Is_thread_main. (It belongs in Context; it lives
-// here until Context grows a field for it.)
-struct ThreadSupport {
-  int provided = MPI_THREAD_SINGLE;
-  pthread_t main_thread{};
-};
-ThreadSupport g_threads;
-
 constexpr const char* kLibraryVersion =
     "shmpi " SHMPI_VERSION_STRING " (MPI 3.1, shared-memory point-to-point for one node)";
 
 int initialize(const char* call, int provided) {
   if (was_finalized()) fatal_without_context(call, "called after MPI_Finalize");
   if (was_initialized()) fatal_without_context(call, "called twice");
-  g_threads.provided = provided;
-  g_threads.main_thread = ::pthread_self();
+  ThreadSupport& threads = g_thread_support;
+  threads.provided = provided;
+  threads.main_thread = ::pthread_self();
+  threads.shared.store(provided == MPI_THREAD_MULTIPLE, std::memory_order_relaxed);
   try {
     std::unique_ptr<KvStore> store = connect_to_launcher();
-    set_current_context(std::make_unique<Context>(Config::from_environment(), std::move(store)));
+    auto context = std::make_unique<Context>(Config::from_environment(), std::move(store));
+    if (provided == MPI_THREAD_MULTIPLE) context->share_between_threads(threads.lock);
+    set_current_context(std::move(context));
   } catch (const std::exception& e) {
     fatal_without_context(call, e.what());
   }
@@ -61,7 +55,7 @@ double seconds(const timespec& ts) noexcept {
 extern "C" int PMPI_Init(int*, char***) { return initialize("MPI_Init", MPI_THREAD_SINGLE); }
 
 extern "C" int PMPI_Init_thread(int*, char***, int required, int* provided) {
-  const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_SERIALIZED);
+  const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
   const int rc = initialize("MPI_Init_thread", level);
   if (provided != nullptr) *provided = level;
   return rc;
@@ -69,22 +63,29 @@ extern "C" int PMPI_Init_thread(int*, char***, int required, int* provided) {
 
 extern "C" int PMPI_Query_thread(int* provided) {
   constexpr const char* kCall = "MPI_Query_thread";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (provided == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null provided pointer");
-  *provided = g_threads.provided;
+  *provided = g_thread_support.provided;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Is_thread_main(int* flag) {
   constexpr const char* kCall = "MPI_Is_thread_main";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
-  *flag = ::pthread_equal(::pthread_self(), g_threads.main_thread) ? 1 : 0;
+  *flag = ::pthread_equal(::pthread_self(), g_thread_support.main_thread) ? 1 : 0;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Finalize(void) {
-  Context& context = context_for("MPI_Finalize");
+  const Entry entry = enter("MPI_Finalize");
+  Context& context = entry.context();
+  if (threads_share_rank()) {
+    // Other threads' calls must have returned (MPI-4.1 section 11.2.2).
+    if (const int refused = begin_shared_finalize(context); refused != MPI_SUCCESS) return refused;
+  }
   // MPI_COMM_SELF's attributes are deleted first, as if it were freed
   // (MPI-4.1 section 11.2.4): libraries hang clean-up on it.
   erase_comm_attributes(context, MPI_COMM_SELF);
@@ -116,7 +117,8 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
 
 extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
   constexpr const char* kCall = "MPI_Get_processor_name";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (name == nullptr || resultlen == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null name or resultlen pointer");
   if (::gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0) std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");

@@ -42,7 +42,8 @@ int raise_without_comm(const char* call, int error_class, const std::string& rea
 
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   constexpr const char* kCall = "MPI_Comm_set_errhandler";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (!is_valid_errhandler(errhandler))
@@ -53,7 +54,8 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
 
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   constexpr const char* kCall = "MPI_Comm_get_errhandler";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (errhandler == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null errhandler pointer");
@@ -65,7 +67,8 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandle
 // handlers stay in use by the communicators that have them.
 extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   constexpr const char* kCall = "MPI_Errhandler_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (errhandler == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errhandler pointer");
   if (!is_valid_errhandler(*errhandler))
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "invalid error handler " + std::to_string(*errhandler));
@@ -98,7 +101,8 @@ extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
 
 extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler) {
   constexpr const char* kCall = "MPI_Comm_create_errhandler";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (fn == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null handler function");
   if (errhandler == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errhandler pointer");
   *errhandler = context.objects().errhandlers.add(fn);
@@ -109,7 +113,8 @@ extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* fn, MPI
 // fatal handlers the job stops naming the code.
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   constexpr const char* kCall = "MPI_Comm_call_errhandler";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   const char* text = any_error_string(errorcode);

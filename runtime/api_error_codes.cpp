@@ -24,7 +24,8 @@ void update_last_used(Context& context) {
 
 extern "C" int PMPI_Add_error_class(int* errorclass) {
   constexpr const char* kCall = "MPI_Add_error_class";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (errorclass == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errorclass pointer");
   *errorclass = context.objects().error_codes.add_class();
   update_last_used(context);
@@ -33,7 +34,8 @@ extern "C" int PMPI_Add_error_class(int* errorclass) {
 
 extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode) {
   constexpr const char* kCall = "MPI_Add_error_code";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   ErrorCodes& codes = context.objects().error_codes;
   const bool user_class = codes.class_of(errorclass) == errorclass;
   if (!is_error_class(errorclass) && !user_class)
@@ -46,7 +48,8 @@ extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode) {
 
 extern "C" int PMPI_Add_error_string(int errorcode, const char* string) {
   constexpr const char* kCall = "MPI_Add_error_string";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (string == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null string");
   if (std::strlen(string) >= MPI_MAX_ERROR_STRING)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "string longer than MPI_MAX_ERROR_STRING - 1");
@@ -56,7 +59,8 @@ extern "C" int PMPI_Add_error_string(int errorcode, const char* string) {
 
 extern "C" int PMPI_Remove_error_class(int errorclass) {
   constexpr const char* kCall = "MPI_Remove_error_class";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (!context.objects().error_codes.remove(errorclass, true))
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG,
                        "error class " + std::to_string(errorclass) + " is not a user class without codes");
@@ -65,14 +69,16 @@ extern "C" int PMPI_Remove_error_class(int errorclass) {
 
 extern "C" int PMPI_Remove_error_code(int errorcode) {
   constexpr const char* kCall = "MPI_Remove_error_code";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (!context.objects().error_codes.remove(errorcode, false)) return invalid_code(context, kCall, errorcode);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Remove_error_string(int errorcode) {
   constexpr const char* kCall = "MPI_Remove_error_string";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (!context.objects().error_codes.set_text(errorcode, {})) return invalid_code(context, kCall, errorcode);
   return MPI_SUCCESS;
 }
@@ -81,7 +87,8 @@ extern "C" int PMPI_Remove_error_string(int errorcode) {
 // communication needs nothing special on one node. `baseptr` is a void**.
 extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
   constexpr const char* kCall = "MPI_Alloc_mem";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (size < 0) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "negative size " + std::to_string(size));
   if (baseptr == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null baseptr");
   void* memory = std::malloc(size == 0 ? 1 : static_cast<std::size_t>(size));
@@ -100,7 +107,8 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
 
 extern "C" int PMPI_Free_mem(void* base) {
   constexpr const char* kCall = "MPI_Free_mem";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (base == nullptr) return MPI_SUCCESS;
   if (context.objects().allocated_memory.erase(base) == 0)
     return raise_error(context, nullptr, kCall, MPI_ERR_BASE, "address was not returned by MPI_Alloc_mem");

@@ -50,7 +50,8 @@ int checked_comm(Context& context, const char* call, MPI_Comm comm, const Commun
 extern "C" int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int,
                                  MPI_Comm* comm_graph) {
   constexpr const char* kCall = "MPI_Graph_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = checked_comm(context, kCall, comm_old, c)) return rc;
   if (comm_graph == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null comm_graph pointer");
@@ -61,7 +62,8 @@ extern "C" int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[
 
 extern "C" int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
   constexpr const char* kCall = "MPI_Graphdims_get";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const GraphTopology* graph = topology_or_raise<GraphTopology>(context, kCall, comm, rc);
   if (graph == nullptr) return rc;
@@ -74,7 +76,8 @@ extern "C" int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
 
 extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
   constexpr const char* kCall = "MPI_Graph_get";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const GraphTopology* graph = topology_or_raise<GraphTopology>(context, kCall, comm, rc);
   if (graph == nullptr) return rc;
@@ -87,7 +90,8 @@ extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int ind
 
 extern "C" int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
   constexpr const char* kCall = "MPI_Graph_neighbors_count";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const GraphTopology* graph = topology_or_raise<GraphTopology>(context, kCall, comm, rc, &c);
@@ -100,7 +104,8 @@ extern "C" int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbo
 
 extern "C" int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
   constexpr const char* kCall = "MPI_Graph_neighbors";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Communicator* c = nullptr;
   const GraphTopology* graph = topology_or_raise<GraphTopology>(context, kCall, comm, rc, &c);
@@ -115,7 +120,8 @@ extern "C" int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, i
 
 extern "C" int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   constexpr const char* kCall = "MPI_Graph_map";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = nullptr;
   if (int rc = checked_comm(context, kCall, comm, c)) return rc;
   if (newrank == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newrank pointer");

@@ -38,7 +38,8 @@ int store(Context& context, const char* call, GroupResult result, MPI_Group* new
 // The two-group set operations share their checks.
 template <class Op>
 int combine(const char* call, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup, Op op) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* a = group_or_raise(context, call, group1, rc);
   if (a == nullptr) return rc;
@@ -51,7 +52,8 @@ int combine(const char* call, MPI_Group group1, MPI_Group group2, MPI_Group* new
 // One group and a list of ranks or ranges.
 template <class Op>
 int select(const char* call, MPI_Group group, MPI_Group* newgroup, Op op) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* g = group_or_raise(context, call, group, rc);
   if (g == nullptr) return rc;
@@ -63,7 +65,8 @@ int select(const char* call, MPI_Group group, MPI_Group* newgroup, Op op) {
 
 extern "C" int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   constexpr const char* kCall = "MPI_Comm_group";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (group == nullptr) return null_out(context, kCall, "group");
@@ -72,7 +75,8 @@ extern "C" int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
 
 extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
   constexpr const char* kCall = "MPI_Comm_remote_group";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (!c->inter) return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " is not an intercommunicator");
@@ -82,7 +86,8 @@ extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
 
 extern "C" int PMPI_Group_size(MPI_Group group, int* size) {
   constexpr const char* kCall = "MPI_Group_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* g = group_or_raise(context, kCall, group, rc);
   if (g == nullptr) return rc;
@@ -93,7 +98,8 @@ extern "C" int PMPI_Group_size(MPI_Group group, int* size) {
 
 extern "C" int PMPI_Group_rank(MPI_Group group, int* rank) {
   constexpr const char* kCall = "MPI_Group_rank";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* g = group_or_raise(context, kCall, group, rc);
   if (g == nullptr) return rc;
@@ -105,7 +111,8 @@ extern "C" int PMPI_Group_rank(MPI_Group group, int* rank) {
 extern "C" int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
                                           int ranks2[]) {
   constexpr const char* kCall = "MPI_Group_translate_ranks";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* a = group_or_raise(context, kCall, group1, rc);
   if (a == nullptr) return rc;
@@ -116,7 +123,8 @@ extern "C" int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ran
 
 extern "C" int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
   constexpr const char* kCall = "MPI_Group_compare";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const Group* a = group_or_raise(context, kCall, group1, rc);
   if (a == nullptr) return rc;
@@ -159,7 +167,8 @@ extern "C" int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MP
 
 extern "C" int PMPI_Group_free(MPI_Group* group) {
   constexpr const char* kCall = "MPI_Group_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (group == nullptr) return null_out(context, kCall, "group");
   if (!context.objects().groups.free(*group))
     return raise_error(context, nullptr, kCall, MPI_ERR_GROUP, "invalid group " + std::to_string(*group));

@@ -39,7 +39,8 @@ void copy_out(const std::string& value, char* out, std::size_t room) {
 
 extern "C" int PMPI_Info_create(MPI_Info* info) {
   constexpr const char* kCall = "MPI_Info_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (info == nullptr) return null_out(context, kCall, "info");
   try {
     *info = context.objects().infos.add(InfoStore{});
@@ -51,7 +52,8 @@ extern "C" int PMPI_Info_create(MPI_Info* info) {
 
 extern "C" int PMPI_Info_set(MPI_Info info, const char* key, const char* value) {
   constexpr const char* kCall = "MPI_Info_set";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -67,7 +69,8 @@ extern "C" int PMPI_Info_set(MPI_Info info, const char* key, const char* value) 
 
 extern "C" int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag) {
   constexpr const char* kCall = "MPI_Info_get";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -83,7 +86,8 @@ extern "C" int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char*
 
 extern "C" int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag) {
   constexpr const char* kCall = "MPI_Info_get_valuelen";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -99,7 +103,8 @@ extern "C" int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* value
 // (with its NUL); buflen 0 only asks.
 extern "C" int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag) {
   constexpr const char* kCall = "MPI_Info_get_string";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -117,7 +122,8 @@ extern "C" int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen,
 
 extern "C" int PMPI_Info_delete(MPI_Info info, const char* key) {
   constexpr const char* kCall = "MPI_Info_delete";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -129,7 +135,8 @@ extern "C" int PMPI_Info_delete(MPI_Info info, const char* key) {
 
 extern "C" int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
   constexpr const char* kCall = "MPI_Info_get_nkeys";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -140,7 +147,8 @@ extern "C" int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
 
 extern "C" int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key) {
   constexpr const char* kCall = "MPI_Info_get_nthkey";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -155,7 +163,8 @@ extern "C" int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key) {
 
 extern "C" int PMPI_Info_dup(MPI_Info info, MPI_Info* newinfo) {
   constexpr const char* kCall = "MPI_Info_dup";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const InfoStore* store = info_or_raise(context, kCall, info, rc);
   if (store == nullptr) return rc;
@@ -170,7 +179,8 @@ extern "C" int PMPI_Info_dup(MPI_Info info, MPI_Info* newinfo) {
 
 extern "C" int PMPI_Info_free(MPI_Info* info) {
   constexpr const char* kCall = "MPI_Info_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (info == nullptr) return null_out(context, kCall, "info");
   if (*info == MPI_INFO_ENV) return raise_error(context, nullptr, kCall, MPI_ERR_INFO, "MPI_INFO_ENV cannot be freed");
   if (!context.objects().infos.free(*info))

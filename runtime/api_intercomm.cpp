@@ -88,7 +88,8 @@ int create(Context& context, const char* call, const Communicator& local, int lo
 extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
                                      int tag, MPI_Comm* newintercomm) {
   constexpr const char* kCall = "MPI_Intercomm_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* local = context.communicator(local_comm);
   if (local == nullptr) return invalid_communicator(context, kCall, local_comm);
   if (local->inter) return raise_error(context, local, kCall, MPI_ERR_COMM, "local_comm is an intercommunicator");
@@ -112,7 +113,8 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
 // the group holding the lower world rank among the leaders does.
 extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
   constexpr const char* kCall = "MPI_Intercomm_merge";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(intercomm);
   if (c == nullptr) return invalid_communicator(context, kCall, intercomm);
   if (!c->inter) return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " is not an intercommunicator");
@@ -141,7 +143,8 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newi
 
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   constexpr const char* kCall = "MPI_Comm_test_inter";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (flag == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null flag pointer");
@@ -151,7 +154,8 @@ extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
 
 extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size) {
   constexpr const char* kCall = "MPI_Comm_remote_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (!c->inter) return raise_error(context, c, kCall, MPI_ERR_COMM, c->name + " is not an intercommunicator");

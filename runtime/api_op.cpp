@@ -6,7 +6,8 @@ using namespace shmpi::runtime;
 
 extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   constexpr const char* kCall = "MPI_Op_create";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (user_fn == nullptr || op == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null function or op pointer");
   *op = context.user_ops().create(user_fn, commute != 0);
@@ -15,7 +16,8 @@ extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* o
 
 extern "C" int PMPI_Op_free(MPI_Op* op) {
   constexpr const char* kCall = "MPI_Op_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (op == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null op pointer");
   if (!context.user_ops().free(*op))
     return raise_error(context, nullptr, kCall, MPI_ERR_OP,
@@ -27,7 +29,8 @@ extern "C" int PMPI_Op_free(MPI_Op* op) {
 
 extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
   constexpr const char* kCall = "MPI_Op_commutative";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (commute == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null commute pointer");
   if (const UserOp* user = context.user_ops().find(op)) {
     *commute = user->commutative ? 1 : 0;
@@ -41,7 +44,8 @@ extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
 
 extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   constexpr const char* kCall = "MPI_Reduce_local";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Operation operation;
   std::size_t element = 0;
   if (int rc = raise_if(context, nullptr, kCall,

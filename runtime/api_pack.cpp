@@ -56,7 +56,8 @@ int checked_comm(Context& context, const char* call, MPI_Comm comm) {
 extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize,
                          int* position, MPI_Comm comm) {
   constexpr const char* kCall = "MPI_Pack";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = checked_comm(context, kCall, comm)) return rc;
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
@@ -75,7 +76,8 @@ extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, 
 extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                            MPI_Datatype datatype, MPI_Comm comm) {
   constexpr const char* kCall = "MPI_Unpack";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = checked_comm(context, kCall, comm)) return rc;
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
@@ -93,7 +95,8 @@ extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* o
 
 extern "C" int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) {
   constexpr const char* kCall = "MPI_Pack_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = checked_comm(context, kCall, comm)) return rc;
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
@@ -110,7 +113,8 @@ extern "C" int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype,
                                   void* outbuf, MPI_Aint outsize, MPI_Aint* position) {
   constexpr const char* kCall = "MPI_Pack_external";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_datarep(datarep),
@@ -129,7 +133,8 @@ extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int i
 extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
                                     void* outbuf, int outcount, MPI_Datatype datatype) {
   constexpr const char* kCall = "MPI_Unpack_external";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_datarep(datarep),
@@ -147,7 +152,8 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI
 
 extern "C" int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size) {
   constexpr const char* kCall = "MPI_Pack_external_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_datarep(datarep),

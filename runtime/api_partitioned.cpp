@@ -17,7 +17,8 @@ namespace {
 // inactive request. MPI_SUCCESS or the raised error.
 int partitioned_init(const char* call, bool send, const void* buf, int partitions, MPI_Count count,
                      MPI_Datatype type, int peer, int tag, MPI_Comm comm, MPI_Request* request) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "null request pointer");
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
@@ -115,7 +116,8 @@ extern "C" int PMPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_D
 
 extern "C" int PMPI_Pready(int partition, MPI_Request request) {
   constexpr const char* kCall = "MPI_Pready";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   MpiRequest* r = active_send(context, kCall, request, rc);
   if (r == nullptr) return rc;
@@ -125,7 +127,8 @@ extern "C" int PMPI_Pready(int partition, MPI_Request request) {
 
 extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) {
   constexpr const char* kCall = "MPI_Pready_range";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   MpiRequest* r = active_send(context, kCall, request, rc);
   if (r == nullptr) return rc;
@@ -143,7 +146,8 @@ extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Requ
 
 extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request) {
   constexpr const char* kCall = "MPI_Pready_list";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   MpiRequest* r = active_send(context, kCall, request, rc);
   if (r == nullptr) return rc;
@@ -161,7 +165,8 @@ extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI
 // arrived (MPI-4.1 4.2.2).
 extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
   constexpr const char* kCall = "MPI_Parrived";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
   int rc = MPI_SUCCESS;
   MpiRequest* r = checked(context, kCall, request, false, rc);

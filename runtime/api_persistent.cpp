@@ -24,7 +24,8 @@ MpiRequest& make_persistent(Context& context, const Transfer& t, MPI_Request* ha
 
 int send_init(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               Op op, SendMode mode, MPI_Request* request) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "null request pointer");
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
@@ -88,7 +89,8 @@ extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, in
 extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                               MPI_Request* request) {
   constexpr const char* kCall = "MPI_Recv_init";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   Transfer t;
   if (int rc = prepare_recv(context, kCall, buf, count, type, source, tag, comm, t)) return rc;
@@ -101,7 +103,8 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
 
 extern "C" int PMPI_Start(MPI_Request* request) {
   constexpr const char* kCall = "MPI_Start";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   if (int rc = check_startable(context, kCall, *request, -1)) return rc;
   return start_one(context, kCall, *context.requests().find(*request));
@@ -111,7 +114,8 @@ extern "C" int PMPI_Start(MPI_Request* request) {
 // (but one named twice is found only when its second start comes).
 extern "C" int PMPI_Startall(int count, MPI_Request requests[]) {
   constexpr const char* kCall = "MPI_Startall";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (count < 0) return raise_error(context, nullptr, kCall, MPI_ERR_COUNT, "negative count " + std::to_string(count));
   if (count > 0 && requests == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request array");

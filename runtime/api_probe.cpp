@@ -28,7 +28,8 @@ int prepare_probe(Context& context, const char* call, int source, int tag, MPI_C
 
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Iprobe";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_probe(context, kCall, source, tag, comm, t)) return rc;
   if (flag == nullptr) return raise_error(context, t.comm, kCall, MPI_ERR_ARG, "null flag pointer");
@@ -45,7 +46,8 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
 
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Probe";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_probe(context, kCall, source, tag, comm, t)) return rc;
   if (t.proc_null()) {
@@ -63,7 +65,8 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status
 extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
                             MPI_Status* status) {
   constexpr const char* kCall = "MPI_Improbe";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_probe(context, kCall, source, tag, comm, t)) return rc;
   if (flag == nullptr || message == nullptr)
@@ -86,7 +89,8 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
 
 extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Mprobe";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_probe(context, kCall, source, tag, comm, t)) return rc;
   if (message == nullptr) return raise_error(context, t.comm, kCall, MPI_ERR_ARG, "null message pointer");
@@ -133,14 +137,16 @@ int start_mrecv(Context& context, const char* call, void* buf, int count, MPI_Da
 
 extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
   constexpr const char* kCall = "MPI_Imrecv";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   return start_mrecv(context, kCall, buf, count, type, message, request);
 }
 
 extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Mrecv";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MPI_Request request = MPI_REQUEST_NULL;
   if (int rc = start_mrecv(context, kCall, buf, count, type, message, &request)) return rc;
   MpiRequest& r = *context.requests().find(request);

@@ -66,7 +66,8 @@ int exchange(Context& context, const char* call, const Transfer& out, const void
 extern "C" [[gnu::aligned(64)]] int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag,
                                                MPI_Comm comm, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Recv";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_recv(context, kCall, buf, count, type, source, tag, comm, t)) return rc;
   return blocking_recv(context, kCall, t, buf, status);
@@ -75,7 +76,8 @@ extern "C" [[gnu::aligned(64)]] int PMPI_Recv(void* buf, int count, MPI_Datatype
 extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                           MPI_Request* request) {
   constexpr const char* kCall = "MPI_Irecv";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   Transfer t;
   if (int rc = prepare_recv(context, kCall, buf, count, type, source, tag, comm, t)) return rc;
@@ -87,7 +89,8 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Sendrecv";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer out, in;
   if (int rc = prepare_send(context, kCall, sendbuf, sendcount, sendtype, dest, sendtag, comm, out)) return rc;
   if (int rc = prepare_recv(context, kCall, recvbuf, recvcount, recvtype, source, recvtag, comm, in)) return rc;
@@ -111,7 +114,8 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                                      int recvtag, MPI_Comm comm, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Sendrecv_replace";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer out;
   if (int rc = prepare_send(context, kCall, buf, count, type, dest, sendtag, comm, out)) return rc;
   if (out.packed()) {  // send a packed copy as plain bytes, receive through the type
@@ -130,7 +134,8 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
 
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
   constexpr const char* kCall = "MPI_Get_count";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   std::size_t element = 0;
   if (int rc = raise_if(context, nullptr, kCall, check_datatype(context.datatypes(), type, element))) return rc;
   if (status == nullptr || count == nullptr)

@@ -136,7 +136,8 @@ int retire_all(Context& context, const char* call, int count, MPI_Request* reque
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Wait";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   if (int rc = check_requests(context, kCall, 1, request)) return rc;
   if (is_idle(context, *request)) {
@@ -155,7 +156,8 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
 
 extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Test";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr || flag == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null request or flag pointer");
   if (int rc = check_requests(context, kCall, 1, request)) return rc;
@@ -172,7 +174,8 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 
 extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   constexpr const char* kCall = "MPI_Waitall";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
   // Requests mostly complete in order: resume the scan where it stopped.
   int first_pending = 0;
@@ -190,7 +193,8 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status status
 
 extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   constexpr const char* kCall = "MPI_Testall";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
   context.progress();
@@ -223,7 +227,8 @@ int first_complete(Context& context, int count, const MPI_Request* requests) noe
 
 extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Waitany";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (index == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null index pointer");
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
   int found = -1;
@@ -240,7 +245,8 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_S
 
 extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Testany";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (index == nullptr || flag == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null index or flag pointer");
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
@@ -288,18 +294,21 @@ int some(Context& context, const char* call, int incount, MPI_Request* requests,
 }  // namespace
 
 extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  Context& context = context_for("MPI_Waitsome");
+  const Entry entry = enter("MPI_Waitsome");
+  Context& context = entry.context();
   return some(context, "MPI_Waitsome", incount, requests, outcount, indices, statuses, true);
 }
 
 extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  Context& context = context_for("MPI_Testsome");
+  const Entry entry = enter("MPI_Testsome");
+  Context& context = entry.context();
   return some(context, "MPI_Testsome", incount, requests, outcount, indices, statuses, false);
 }
 
 extern "C" int PMPI_Request_free(MPI_Request* request) {
   constexpr const char* kCall = "MPI_Request_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MpiRequest* r = request == nullptr ? nullptr : context.requests().find(*request);
   if (r == nullptr)
     return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST,
@@ -319,7 +328,8 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
 
 extern "C" int PMPI_Cancel(MPI_Request* request) {
   constexpr const char* kCall = "MPI_Cancel";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   MpiRequest* r = request == nullptr ? nullptr : context.requests().find(*request);
   if (r == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "invalid request");
   if (r->collective)
@@ -337,7 +347,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
 // Like MPI_Test, but the request stays as it is (not freed, not made inactive).
 extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   constexpr const char* kCall = "MPI_Request_get_status";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (flag == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null flag pointer");
   if (int rc = check_requests(context, kCall, 1, &request)) return rc;
   if (is_idle(context, request)) {
@@ -356,7 +367,8 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
 }
 
 extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
-  Context& context = context_for("MPI_Test_cancelled");
+  const Entry entry = enter("MPI_Test_cancelled");
+  Context& context = entry.context();
   if (status == nullptr || flag == nullptr)
     return raise_error(context, nullptr, "MPI_Test_cancelled", MPI_ERR_ARG, "null status or flag pointer");
   *flag = status->shmpi_cancelled ? 1 : 0;

@@ -15,7 +15,8 @@ namespace {
 // interleaved runs each at a 0.08 us hand-off).
 [[gnu::aligned(64)]] int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest,
                                        int tag, MPI_Comm comm, SendMode mode) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
   if (t.proc_null()) return MPI_SUCCESS;
@@ -34,7 +35,8 @@ namespace {
 
 int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, SendMode mode, MPI_Request* request) {
-  Context& context = context_for(call);
+  const Entry entry = enter(call);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, call, MPI_ERR_REQUEST, "null request pointer");
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
@@ -46,10 +48,11 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
 
 // A send to the same communicator, destination and datatype as the last
 // one checks only its count, tag and buffer, and goes at once if it can
-// (runtime/send_target.hpp); anything else takes blocking_send().
+// (runtime/send_target.hpp); anything else takes blocking_send(), as does
+// every send under MPI_THREAD_MULTIPLE (this path takes no lock).
 extern "C" [[gnu::aligned(64)]] int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
                                                MPI_Comm comm) {
-  if (Context* context = current_context()) {
+  if (Context* context = current_context(); context != nullptr && !threads_share_rank()) {
     const SendTarget* target = context->send_targets().find(comm, dest, type);
     if (target != nullptr && count >= 0 && (buf != nullptr || count == 0) && tag >= 0 && tag <= MPI_TAG_UB_VALUE &&
         context->pml().try_send_eager_now(target->world_dest,
@@ -86,7 +89,8 @@ extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int de
 
 extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   constexpr const char* kCall = "MPI_Bsend";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   Transfer t;
   if (int rc = prepare_send(context, kCall, buf, count, type, dest, tag, comm, t)) return rc;
   return buffered_send(context, kCall, t, buf);
@@ -95,7 +99,8 @@ extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int des
 extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                            MPI_Request* request) {
   constexpr const char* kCall = "MPI_Ibsend";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (request == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_REQUEST, "null request pointer");
   Transfer t;
   if (int rc = prepare_send(context, kCall, buf, count, type, dest, tag, comm, t)) return rc;
@@ -106,7 +111,8 @@ extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int de
 
 extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
   constexpr const char* kCall = "MPI_Buffer_attach";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (size < 0) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "negative size " + std::to_string(size));
   if (buffer == nullptr && size > 0) return raise_error(context, nullptr, kCall, MPI_ERR_BUFFER, "null buffer");
   if (context.bsend_buffer().attached())
@@ -117,7 +123,8 @@ extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
 
 extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
   constexpr const char* kCall = "MPI_Buffer_detach";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   // Blocks until every buffered message has left (MPI-3.1 3.6.1).
   context.wait_until(
       [&context] {

@@ -25,7 +25,8 @@ const shmpi::datatype::Type* query(Context& context, const char* call, MPI_Datat
 
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
   constexpr const char* kCall = "MPI_Type_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, size, size, rc);
   if (t == nullptr) return rc;
@@ -35,7 +36,8 @@ extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
 
 extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
   constexpr const char* kCall = "MPI_Type_size_x";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, size, size, rc);
   if (t == nullptr) return rc;
@@ -45,7 +47,8 @@ extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
 
 extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
   constexpr const char* kCall = "MPI_Type_get_extent";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, lb, extent, rc);
   if (t == nullptr) return rc;
@@ -56,7 +59,8 @@ extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Ain
 
 extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
   constexpr const char* kCall = "MPI_Type_get_extent_x";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, lb, extent, rc);
   if (t == nullptr) return rc;
@@ -67,7 +71,8 @@ extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_
 
 extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
   constexpr const char* kCall = "MPI_Type_get_true_extent";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, true_lb, true_extent, rc);
   if (t == nullptr) return rc;
@@ -78,7 +83,8 @@ extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_l
 
 extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
   constexpr const char* kCall = "MPI_Type_get_true_extent_x";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   int rc = MPI_SUCCESS;
   const auto* t = query(context, kCall, datatype, true_lb, true_extent, rc);
   if (t == nullptr) return rc;
@@ -89,7 +95,8 @@ extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* tru
 
 extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
   constexpr const char* kCall = "MPI_Type_commit";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(datatype, "datatype"))) return rc;
   if (int rc = raise_if(context, nullptr, kCall, check_known_datatype(context.datatypes(), *datatype))) return rc;
   context.datatypes().commit(*datatype);  // committing a predefined type is a no-op
@@ -98,7 +105,8 @@ extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
 
 extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   constexpr const char* kCall = "MPI_Type_free";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(datatype, "datatype"))) return rc;
   if (int rc = raise_if(context, nullptr, kCall, check_known_datatype(context.datatypes(), *datatype))) return rc;
   if (int rc = context.datatypes().is_derived(*datatype) ? erase_type_attributes(context, *datatype) : MPI_SUCCESS)

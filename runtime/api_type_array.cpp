@@ -92,7 +92,8 @@ dt::Order order_of(int order) { return order == MPI_ORDER_C ? dt::Order::C : dt:
 extern "C" int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
                                          int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_subarray";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_ndims(ndims), check_array(sizes, ndims, "array_of_sizes"),
@@ -114,7 +115,8 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
                                        const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
                                        MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_darray";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_ndims(ndims), check_array(gsizes, ndims, "array_of_gsizes"),

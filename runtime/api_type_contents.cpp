@@ -35,7 +35,8 @@ int check_elements_args(Context& context, const char* call, const MPI_Status* st
 extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
                                       int* combiner) {
   constexpr const char* kCall = "MPI_Type_get_envelope";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_known_datatype(context.datatypes(), datatype),
                                      check_out_pointer(num_integers, "num_integers"),
@@ -58,7 +59,8 @@ extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, 
 extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                                       int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]) {
   constexpr const char* kCall = "MPI_Type_get_contents";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_known_datatype(types, datatype))) return rc;
   const DerivedRef d = types.derived(datatype);
@@ -88,7 +90,8 @@ extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, i
 
 extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
   constexpr const char* kCall = "MPI_Type_match_size";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(datatype, "datatype"))) return rc;
   static constexpr MPI_Datatype kCandidates[][4] = {
       {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T},
@@ -109,7 +112,8 @@ extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datat
 
 extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
   constexpr const char* kCall = "MPI_Get_elements_x";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = check_elements_args(context, kCall, status, datatype, count)) return rc;
   const std::int64_t n = elements_received(*context.datatypes().layout(datatype), status_bytes(*status));
   *count = n < 0 ? MPI_UNDEFINED : n;
@@ -118,7 +122,8 @@ extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype dataty
 
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   constexpr const char* kCall = "MPI_Get_elements";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = check_elements_args(context, kCall, status, datatype, count)) return rc;
   const std::int64_t n = elements_received(*context.datatypes().layout(datatype), status_bytes(*status));
   *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : static_cast<int>(n);
@@ -127,7 +132,8 @@ extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype
 
 extern "C" int PMPI_Get_address(const void* location, MPI_Aint* address) {
   constexpr const char* kCall = "MPI_Get_address";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(address, "address"))) return rc;
   *address = reinterpret_cast<MPI_Aint>(location);
   return MPI_SUCCESS;

@@ -60,7 +60,8 @@ int make_indexed(Context& context, const char* call, std::span<const int> length
 
 extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_contiguous";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_common(types, count, oldtype, newtype))) return rc;
   return register_type(context, kCall, shmpi::datatype::make_contiguous(count, types.layout(oldtype)),
@@ -69,7 +70,8 @@ extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatyp
 
 extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_vector";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype), check_blocklength(blocklength)})))
@@ -84,7 +86,8 @@ extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Data
 extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                                         MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_hvector";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype), check_blocklength(blocklength)})))
@@ -98,7 +101,8 @@ extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint str
 extern "C" int PMPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
                                  MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_indexed";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype),
@@ -116,7 +120,8 @@ extern "C" int PMPI_Type_indexed(int count, const int blocklengths[], const int 
 extern "C" int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
                                          MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_hindexed";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype),
@@ -134,7 +139,8 @@ extern "C" int PMPI_Type_create_hindexed(int count, const int blocklengths[], co
 extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
                                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_indexed_block";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype), check_blocklength(blocklength),
@@ -151,7 +157,8 @@ extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const 
 extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
                                                MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_hindexed_block";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_common(types, count, oldtype, newtype), check_blocklength(blocklength),
@@ -167,7 +174,8 @@ extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength, const
 extern "C" int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                                        const MPI_Datatype types_in[], MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_struct";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_count(count), check_out_pointer(newtype, "newtype"),
@@ -191,7 +199,8 @@ extern "C" int PMPI_Type_create_struct(int count, const int blocklengths[], cons
 
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_create_resized";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_common(types, 0, oldtype, newtype))) return rc;
   return register_type(context, kCall, shmpi::datatype::Type::resized(types.layout(oldtype), lb, extent),
@@ -201,7 +210,8 @@ extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_A
 // A duplicate of a committed type is committed (MPI-4.1 5.1.10).
 extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* kCall = "MPI_Type_dup";
-  Context& context = context_for(kCall);
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_common(types, 0, oldtype, newtype))) return rc;
   const bool committed = types.find(oldtype)->committed;

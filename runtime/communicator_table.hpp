@@ -32,7 +32,8 @@ class CommunicatorTable {
 
   // Adds `comm` and returns its new handle (reusing freed ones). A
   // communicator without a name is called "communicator <handle>". Adding
-  // may move the other communicators: pointers from find() do not survive it.
+  // moves the other communicators only past 4096 handles (room reserved in
+  // the constructor: another thread may hold one across a wait).
   MPI_Comm add(Communicator comm);
   // Frees `handle`; false for the predefined communicators or unknown ones.
   bool free(MPI_Comm handle) noexcept;

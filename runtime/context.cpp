@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -18,9 +19,15 @@
 namespace shmpi::runtime {
 namespace {
 
+// The owner of the context, and the pointer calls read: atomic, so that a
+// thread racing with MPI_Finalize under MPI_THREAD_MULTIPLE (which reads it
+// holding the rank's lock) and MPI_Initialized/MPI_Finalized (callable at
+// any time, from any thread) read whole words. Acquire and relaxed loads
+// are plain loads on the machines we run on.
 std::unique_ptr<Context> g_context;
-bool g_initialized = false;
-bool g_finalized = false;
+std::atomic<Context*> g_current{nullptr};
+std::atomic<bool> g_initialized{false};
+std::atomic<bool> g_finalized{false};
 
 constexpr const char* kAddressKey = "shmpi.segment";
 
@@ -136,19 +143,21 @@ void Context::finalize() {
   store_->finalize();
 }
 
-Context* current_context() noexcept { return g_context.get(); }
+Context* current_context() noexcept { return g_current.load(std::memory_order_acquire); }
 
 void set_current_context(std::unique_ptr<Context> context) noexcept {
   g_context = std::move(context);
-  g_initialized = true;
+  g_current.store(g_context.get(), std::memory_order_release);
+  g_initialized.store(true, std::memory_order_release);
 }
 
 std::unique_ptr<Context> take_current_context() noexcept {
-  g_finalized = true;
+  g_current.store(nullptr, std::memory_order_release);
+  g_finalized.store(true, std::memory_order_release);
   return std::move(g_context);
 }
 
-bool was_initialized() noexcept { return g_initialized; }
-bool was_finalized() noexcept { return g_finalized; }
+bool was_initialized() noexcept { return g_initialized.load(std::memory_order_acquire); }
+bool was_finalized() noexcept { return g_finalized.load(std::memory_order_acquire); }
 
 }  // namespace shmpi::runtime

@@ -17,6 +17,7 @@
 #include "runtime/communicator_table.hpp"
 #include "runtime/config.hpp"
 #include "runtime/datatype.hpp"
+#include "runtime/entry_lock.hpp"
 #include "runtime/kv_store.hpp"
 #include "runtime/message_table.hpp"
 #include "runtime/object_tables.hpp"
@@ -77,7 +78,8 @@ class Context {
   }
 
   // Progresses until done() (Pml::wait_until), with the status page saying
-  // what we wait for should the wait last.
+  // what we wait for should the wait last. Under MPI_THREAD_MULTIPLE the
+  // wait hands the rank's lock on between rounds and sleeps without it.
   template <class Done>
   void wait_until(Done&& finished, const BlockedCall& call) noexcept {
     // Nonblocking collectives move on whenever the rank waits for anything.
@@ -85,8 +87,19 @@ class Context {
       schedules_.progress(pml_);
       return finished();
     };
-    pml_.wait_until(done, LongWaitReport{status_, call, requests_});
+    if (shared_ == nullptr) [[likely]] {
+      pml_.wait_until(done, LongWaitReport{status_, call, requests_});
+      return;
+    }
+    waiting_.push_back(&call);  // for MPI_Finalize's report of what other threads wait for
+    pml_.wait_until(done, SharedWait{LongWaitReport{status_, call, requests_}, *shared_});
+    std::erase(waiting_, &call);
   }
+
+  // MPI_THREAD_MULTIPLE: every call holds `lock` (runtime/thread_support.hpp).
+  void share_between_threads(EntryLock& lock) noexcept { shared_ = &lock; }
+  // Under MPI_THREAD_MULTIPLE: what the threads now in wait_until() wait for.
+  const std::vector<const BlockedCall*>& waiting() const noexcept { return waiting_; }
 
   // Completes outstanding sends, synchronises with every rank, and tells
   // the launcher we are done.
@@ -100,6 +113,26 @@ class Context {
     const RequestTable& requests;
     void long_wait() noexcept { page.blocked(call, requests.active()); }
     void long_wait_over() noexcept { page.unblocked(); }
+    void between_rounds() noexcept {}
+    template <class Idle>
+    void unlocked(Idle&& idle) noexcept {
+      idle();
+    }
+  };
+  // A wait of one of several threads: takes turns with the others for the
+  // lock between rounds, and never holds it while it yields or sleeps.
+  struct SharedWait {
+    LongWaitReport report;
+    EntryLock& lock;
+    void long_wait() noexcept { report.long_wait(); }
+    void long_wait_over() noexcept { report.long_wait_over(); }
+    void between_rounds() noexcept { lock.hand_on(); }
+    template <class Idle>
+    void unlocked(Idle&& idle) noexcept {
+      lock.unlock();
+      idle();
+      lock.lock();
+    }
   };
 
   void wire_up();
@@ -121,6 +154,8 @@ class Context {
   Schedules schedules_;
   UserOps user_ops_;
   PartitionedPairing partitioned_pairing_;
+  EntryLock* shared_ = nullptr;              // MPI_THREAD_MULTIPLE: the rank's lock
+  std::vector<const BlockedCall*> waiting_;  // under *shared_: calls now waiting
 };
 
 // The process's context: nullptr before MPI_Init and after MPI_Finalize.

@@ -105,6 +105,13 @@ class RequestTable {
     return false;
   }
   std::uint32_t active() const noexcept { return active_; }
+  // Calls f(handle, request) for each request the user holds whose
+  // operation has not completed (MPI_Finalize's report of what is pending).
+  template <class F>
+  void for_each_pending(F&& f) const {
+    for (const MpiRequest* r : slots_)
+      if (r->in_use && !r->orphan && !r->inactive && !r->pml.complete) f(r->handle, *r);
+  }
 
  private:
   // Requests live in chunks that never move (the pml holds their
