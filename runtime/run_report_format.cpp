@@ -138,6 +138,7 @@ std::vector<std::string> stats_lines(const JobReport& job) {
           count_text("rendezvous", p[Protocol::Rendezvous]),
       std::string(kPrefix) + "rendezvous received: " + count_text("single copy", p[Protocol::SingleCopy]) + "; " +
           count_text("split", p[Protocol::Split]) + "; " + count_text("streamed", p[Protocol::Streamed]),
+      std::string(kPrefix) + "network: " + count_text("sent", p[Protocol::Network]),
       decisions_line(sum, job),
       waiting_line(sum, job),
   };
