@@ -58,6 +58,13 @@ class Transport {
   // Maps `peer`'s segment and checks its header. Throws on failure.
   void connect(std::uint32_t peer, const PeerAddress& address);
 
+  // Leaves `peer`, a rank on another node, without a channel: a write to it
+  // never finds room (so a caller's fast path declines it without a check
+  // of its own) and nothing is ever read from it. Instead of connect().
+  void close(std::uint32_t peer) noexcept {
+    writers_[peer] = ChannelWriter(RingWriter(&closed_, nullptr, 0, {}, false), BoxWriter());
+  }
+
   // Moves each pair's box to the fastest of its candidate lines, for the
   // pairs whose ranks both probe (Limits::probe_box_lines): every rank of
   // the job calls it once, after connect() with every peer, and meets its
@@ -177,6 +184,7 @@ class Transport {
   ArrivalList arrivals_;                // senders to us, from our segment
   std::vector<pid_t> pids_;             // by rank
   std::vector<std::uint64_t> bases_;    // by rank
+  RingControl closed_{};                // the ring of every closed channel: size 0, always full
 };
 
 }  // namespace shmpi::btl

@@ -86,7 +86,7 @@ struct Job::SpawnShared {
 };
 
 void Job::spawn_all() {
-  JobLayout layout{"shmpi-" + std::to_string(::getpid()), host_name(), {}};
+  JobLayout layout{"shmpi-" + std::to_string(::getpid()), host_name(), {}, plan_.options.fake_nodes};
   for (const RankBinding& binding : plan_.placement.ranks) layout.cpusets.push_back(format_cpu_list(binding.cpus));
   server_->register_job(layout);
   if (plan_.options.report_bindings) report_bindings();

@@ -105,6 +105,7 @@ constexpr Flag kFlags[] = {
        if (v.empty()) throw usage_error(std::string(f) + " needs a profile name (shmpi_info lists them)");
        p.options.profile = std::string(v);
      }},
+    {"fake-nodes", true, [](ParsedArgs& p, auto f, auto v) { p.options.fake_nodes = parse_ranks(f, v); }},
     {"report", true, [](ParsedArgs& p, auto f, auto v) { apply_report(p.options.report, f, v); }},
     {"version", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"V", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},

@@ -29,6 +29,7 @@ struct Options {
   double kill_grace_s = 2.0;       // --kill-grace S: SIGTERM..SIGKILL delay when stopping
   std::vector<std::pair<std::string, std::string>> tunables;  // --set name=value (validated)
   std::string profile;             // --profile NAME: the tunables' defaults (checked before the start)
+  int fake_nodes = 0;              // --fake-nodes K: rank r claims host "<host>-node<r % K>" (tests the network path)
   ReportOptions report;            // --report stats | comm-matrix FILE (report_options.hpp)
   std::vector<std::string> command;  // program and its arguments
 };

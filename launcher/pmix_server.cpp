@@ -189,7 +189,7 @@ void add_rank_data(InfoList& job, const JobLayout& layout, int rank) {
       .add_u16(PMIX_NODE_RANK, static_cast<std::uint16_t>(rank))
       .add_u32(PMIX_APPNUM, 0)
       .add_u32(PMIX_NODEID, 0)
-      .add(PMIX_HOSTNAME, layout.hostname);
+      .add(PMIX_HOSTNAME, layout.host_of(rank));
   const std::string& cpuset = layout.cpusets[static_cast<std::size_t>(rank)];
   if (!cpuset.empty()) proc.add(PMIX_CPUSET, cpuset);
   job.add_array(PMIX_PROC_DATA, proc);

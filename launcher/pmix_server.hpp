@@ -25,6 +25,10 @@ struct JobLayout {
   std::string nspace;                // also PMIX_JOBID
   std::string hostname;
   std::vector<std::string> cpusets;  // per rank, "0-3,8" list; "" = not bound
+  int fake_nodes = 0;                // > 0: rank r's PMIX_HOSTNAME is hostname-node<r % fake_nodes>
+  std::string host_of(int rank) const {
+    return fake_nodes > 0 ? hostname + "-node" + std::to_string(rank % fake_nodes) : hostname;
+  }
   int size() const noexcept { return static_cast<int>(cpusets.size()); }
 };
 

@@ -27,6 +27,9 @@ options (a single dash works too, and --opt=value):
   --report comm-matrix FILE   write the bytes sent between each pair of ranks to
                           FILE (CSV; messages to FILE.messages.csv) and, with
                           gnuplot in PATH, a heat map to FILE.png
+  --fake-nodes K          give the ranks K host names, round-robin (PMIX_HOSTNAME),
+                          so ranks on different "nodes" talk through the network
+                          transport (UCX) on this host: for tests
   --timeout S             after S seconds: print the hang report, stop, exit 124
   --kill-grace S          seconds between SIGTERM and SIGKILL when stopping (2)
   --version, --help

@@ -19,7 +19,8 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       epochs_(transport.size()),
       rndv_offers_out_(transport.size()),
       sent_since_heard_(transport.size(), 0),
-      stats_(transport.size()) {}
+      stats_(transport.size()),
+      remote_(transport.size(), 0) {}
 
 bool Pml::cancel(Request& request) noexcept {
   if (request.complete) return false;
@@ -46,6 +47,7 @@ bool Pml::progress() noexcept {
                  on_record(peer, body);
                }) != 0;
   flush_reads();
+  if (network_ != nullptr && progress_network()) moved = true;
   if (!controls_.empty()) flush_controls();
   if (queued_sends_ != 0) {
     const std::uint32_t before = queued_sends_;

@@ -11,7 +11,9 @@
 // Files: the contract below; pml.cpp (progress, cancel), send_path.cpp
 // (sends, receivers' replies, control records), receive_path.cpp
 // (matching, probes), rendezvous.cpp (the receiver's rendezvous and its
-// route), single_copy_reads.cpp; waiting is described in wait_loop.hpp.
+// route), single_copy_reads.cpp; waiting is described in wait_loop.hpp;
+// net_path.cpp: peers on other nodes, through net::Network (one message
+// per send, matched by the same matcher as every other arrival).
 //
 // Single-threaded: the caller serialises every call. Under
 // MPI_THREAD_MULTIPLE the runtime's lock does (runtime/thread_support.hpp);
@@ -32,6 +34,7 @@
 #include "btl/monotonic_ns.hpp"
 #include "btl/single_copy.hpp"
 #include "btl/transport.hpp"
+#include "net/network.hpp"
 #include "pml/control_record.hpp"
 #include "pml/matcher.hpp"
 #include "pml/protocol.hpp"
@@ -71,6 +74,11 @@ class Pml {
   // `single_copy` may be nullptr (no single copy: rendezvous streams).
   Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPolicy& wait,
       btl::SingleCopy* single_copy = nullptr);
+
+  // Peers with remote[peer] true are on other nodes: their messages go
+  // through `network` (the transport's channels to them are closed).
+  // Called once, before any traffic.
+  void use_network(net::Network& network, const std::vector<bool>& remote);
 
   // --- Sends and receives. A request must stay put until it completes;
   // every call below returns at once (only wait_until() waits).
@@ -223,6 +231,14 @@ class Pml {
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
 
+  // Peers on other nodes (net_path.cpp).
+  void start_net_send(Request& request, const Envelope& envelope) noexcept;
+  static bool on_net_arrival(void* self, const net::Arrival& arrival);
+  bool net_arrival(const net::Arrival& arrival);
+  void net_acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
+  void receive_net(Request& request, Unexpected& message) noexcept;
+  bool progress_network() noexcept;
+
   // Single-copy reads (single_copy_reads.cpp).
   bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
   bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
@@ -258,6 +274,14 @@ class Pml {
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_replies_ = 0;
   TrafficStats stats_;  // counted where each message's protocol is decided
+
+  // Peers on other nodes: none unless use_network() was called.
+  net::Network* network_ = nullptr;
+  std::vector<std::uint8_t> remote_;  // by world rank: 1 if through network_
+  std::uint32_t rounds_ = 0;          // of progress(), to poll network_ every kNetworkEvery
+  // An idle ucp_worker_progress costs ~150 ns and a system call on tcp
+  // (DESIGN.md): progress() polls the network on one round in this many.
+  static constexpr std::uint32_t kNetworkEvery = 4;
 };
 
 template <class Done, class Watch>

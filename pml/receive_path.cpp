@@ -39,7 +39,7 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
 bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
                           Status& status) noexcept {
   const Envelope want = load_envelope(want_in);
-  if (wait_.spins_before_yield == 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
+  if (wait_.spins_before_yield == 0 || remote_[peer] != 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
       !reads_.empty() || unexpected_.find(want) != nullptr)
     return false;
   auto accept = [&](std::span<const std::byte> body) noexcept {
@@ -80,6 +80,11 @@ void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::
 void Pml::deliver_unexpected(Request& request, Unexpected& message) noexcept {
   describe(request, message.env, message.length);
   if (message.rendezvous) {
+    if (remote_[message.peer] != 0) {
+      receive_net(request, message);
+      store_.release(message);
+      return;
+    }
     start_rendezvous(request, message.peer, message.address, message.cookie, message.can_write);
   } else {
     if (message.sync) acknowledge(message.peer, message.cookie);

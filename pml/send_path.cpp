@@ -59,6 +59,10 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   request.mode = mode;
   request.started = false;
   request.pushed = false;
+  if (remote_[dest] != 0) {
+    start_net_send(request, envelope);
+    return;
+  }
   // A reply (a ping-pong): a single copy read alone, never batched with
   // others (SingleCopy::read_pieces), costs more than the two copies through
   // the ring below reply_pipeline_limit (measured in tunables.hpp).
@@ -235,6 +239,10 @@ void Pml::flush_controls() noexcept {
 }
 
 void Pml::acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept {
+  if (remote_[peer] != 0) {
+    net_acknowledge(peer, cookie);
+    return;
+  }
   ControlRecord ack{peer, RecordKind::Ack};
   ack.cookie = cookie;
   send_control(ack);

@@ -12,6 +12,7 @@
 //   communication matrix);
 // - the receiver counts how each rendezvous message it received moved:
 //   SingleCopy, Split or Streamed.
+// - the sender counts each message to a peer on another node as Network.
 // So over a whole job Rendezvous = SingleCopy + Split + Streamed, once every
 // message was received.
 #pragma once
@@ -32,8 +33,9 @@ enum class Protocol : std::uint8_t {
   SingleCopy,  // receiver: read straight out of the sender (one or a batch of reads)
   Split,       // receiver: the copy shared with the sender
   Streamed,    // receiver: the sender streamed it through the ring (Cts)
+  Network,     // sender: any size, to a peer on another node (net/network.hpp)
 };
-inline constexpr std::size_t kProtocols = 7;
+inline constexpr std::size_t kProtocols = 8;
 
 // Messages and payload bytes.
 struct TrafficCount {

@@ -30,6 +30,7 @@ std::atomic<bool> g_initialized{false};
 std::atomic<bool> g_finalized{false};
 
 constexpr const char* kAddressKey = "shmpi.segment";
+constexpr const char* kNetworkKey = "shmpi.net";  // PMIx scope GLOBAL: read by other nodes
 
 std::string encode(const btl::PeerAddress& a) {
   return std::to_string(a.pid) + ":" + std::to_string(a.fd) + ":" + std::to_string(a.bytes) + ":" +
@@ -111,25 +112,55 @@ Context::Context(const Config& config, std::unique_ptr<KvStore> store)
   wire_up();
 }
 
+// Peers on this node talk through shared memory, the others through the
+// network; a job with no peer elsewhere makes no network at all.
 void Context::wire_up() {
+  std::vector<bool> local = store_->on_this_node();
+  local.resize(size(), true);
+  const bool any_remote = std::find(local.begin(), local.end(), false) != local.end();
+  if (any_remote) {
+    try {
+      network_ = std::make_unique<net::Network>(rank(), size());
+    } catch (const net::NetworkError& e) {
+      throw WireUpError(e.what());
+    }
+    store_->put_global(kNetworkKey, network_->address());
+  }
   if (single_copy_.enabled()) btl::allow_peer_access();
   store_->put(kAddressKey, encode(transport_.address()));
   store_->fence();
   for (std::uint32_t peer = 0; peer < size(); ++peer) {
-    if (peer == rank()) continue;
+    if (peer == rank() || !local[peer]) continue;
     transport_.connect(peer, decode(store_->get(peer, kAddressKey)));
   }
+  if (any_remote) connect_network(local);
   transport_.choose_box_lines();
-  probe_single_copy();
+  probe_single_copy(local);
+}
+
+void Context::connect_network(const std::vector<bool>& local) {
+  std::vector<bool> remote(size(), false);
+  for (std::uint32_t peer = 0; peer < size(); ++peer) {
+    if (local[peer]) continue;
+    remote[peer] = true;
+    transport_.close(peer);
+    try {
+      network_->add_peer(peer, store_->get(peer, kNetworkKey));
+    } catch (const net::NetworkError& e) {
+      throw WireUpError(e.what());
+    }
+  }
+  pml_.use_network(*network_, remote);
 }
 
 // Containers and ptrace policies often forbid CMA: find out now with a real
 // transfer (the magic word of the next rank's segment) rather than on the
 // first large message. A refusal switches single copy off for this rank,
 // whose rendezvous receives then stream through the rings instead.
-void Context::probe_single_copy() noexcept {
-  if (!single_copy_.enabled() || size() < 2) return;
-  const std::uint32_t peer = (rank() + 1) % size();
+void Context::probe_single_copy(const std::vector<bool>& local) noexcept {
+  std::uint32_t peer = (rank() + 1) % size();
+  while (peer != rank() && !local[peer]) peer = (peer + 1) % size();
+  if (!single_copy_.enabled() || peer == rank()) return;
   single_copy_.probe(transport_.peer_pid(peer), transport_.peer_segment_base(peer), sizeof(std::uint64_t));
 }
 

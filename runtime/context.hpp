@@ -11,6 +11,7 @@
 
 #include "btl/transport.hpp"
 #include "mpi.h"
+#include "net/network.hpp"
 #include "pml/pml.hpp"
 #include "runtime/bsend_buffer.hpp"
 #include "runtime/communicator.hpp"
@@ -136,12 +137,16 @@ class Context {
   };
 
   void wire_up();
-  void probe_single_copy() noexcept;
+  void connect_network(const std::vector<bool>& local);
+  void probe_single_copy(const std::vector<bool>& local) noexcept;
 
   Config config_;
   std::unique_ptr<KvStore> store_;
   btl::Transport transport_;
   btl::SingleCopy single_copy_;
+  // Peers on other nodes (nullptr when there are none: no UCX at all).
+  // Outlives pml_, which points to it.
+  std::unique_ptr<net::Network> network_;
   pml::Pml pml_;
   StatusPage status_;
   CommunicatorTable communicators_;

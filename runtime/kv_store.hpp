@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shmpi::runtime {
 
@@ -26,6 +27,11 @@ class KvStore {
   virtual std::uint32_t local_size() const { return size(); }
 
   virtual void put(std::string_view key, std::string_view value) = 0;
+  // put(), visible to ranks on other nodes too (what only they read).
+  virtual void put_global(std::string_view key, std::string_view value) { put(key, value); }
+  // By rank: true if it runs on this rank's node (all unless the launcher
+  // says otherwise). Peers on this node talk through shared memory.
+  virtual std::vector<bool> on_this_node() { return std::vector<bool>(size(), true); }
   // Commits our puts and waits until every rank has committed theirs.
   virtual void fence() = 0;
   virtual std::string get(std::uint32_t rank, std::string_view key) = 0;

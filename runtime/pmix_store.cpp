@@ -34,15 +34,29 @@ class PmixStore final : public KvStore {
   std::uint32_t size() const override { return size_; }
   std::uint32_t local_size() const override { return local_size_; }
 
-  void put(std::string_view key, std::string_view value) override {
-    const std::string k(key);
-    std::string v(value);
-    pmix_value_t pv;
-    PMIX_VALUE_CONSTRUCT(&pv);
-    pv.type = PMIX_STRING;
-    pv.data.string = v.data();
-    pmix_status_t rc = PMIx_Put(PMIX_LOCAL, k.c_str(), &pv);
-    if (rc != PMIX_SUCCESS) throw WireUpError(pmix_error("PMIx_Put", rc));
+  void put(std::string_view key, std::string_view value) override { put_in(PMIX_LOCAL, key, value); }
+  void put_global(std::string_view key, std::string_view value) override { put_in(PMIX_GLOBAL, key, value); }
+
+  // Ranks on our node: those with our PMIX_HOSTNAME (shmpirun and Slurm
+  // give it per rank), else those in PMIX_LOCAL_PEERS, else all.
+  std::vector<bool> on_this_node() override {
+    std::vector<bool> local(size_, true);
+    const std::string mine = optional_string(me_.rank, PMIX_HOSTNAME);
+    if (!mine.empty()) {
+      for (std::uint32_t r = 0; r < size_; ++r) local[r] = optional_string(r, PMIX_HOSTNAME) == mine;
+      return local;
+    }
+    const std::string peers = optional_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS);
+    if (peers.empty()) return local;
+    local.assign(size_, false);
+    for (const char* at = peers.c_str(); *at != '\0';) {
+      char* end = nullptr;
+      const unsigned long r = std::strtoul(at, &end, 10);
+      if (end == at) break;
+      if (r < size_) local[r] = true;
+      at = *end == ',' ? end + 1 : end;
+    }
+    return local;
   }
 
   void fence() override {
@@ -92,6 +106,35 @@ class PmixStore final : public KvStore {
     if (result == 0)
       throw WireUpError(std::string("the launcher's PMIx server does not provide ") + key +
                         ", which shmpi needs");
+    return result;
+  }
+
+  void put_in(pmix_scope_t scope, std::string_view key, std::string_view value) {
+    const std::string k(key);
+    std::string v(value);
+    pmix_value_t pv;
+    PMIX_VALUE_CONSTRUCT(&pv);
+    pv.type = PMIX_STRING;
+    pv.data.string = v.data();
+    pmix_status_t rc = PMIx_Put(scope, k.c_str(), &pv);
+    if (rc != PMIX_SUCCESS) throw WireUpError(pmix_error("PMIx_Put", rc));
+  }
+
+  // A string the launcher may provide for `rank` ("" when it does not).
+  std::string optional_string(pmix_rank_t rank, const char* key) {
+    pmix_proc_t proc;
+    PMIX_PROC_LOAD(&proc, me_.nspace, rank);
+    pmix_info_t info;
+    bool optional = true;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    pmix_value_t* value = nullptr;
+    const pmix_status_t rc = PMIx_Get(&proc, key, &info, 1, &value);
+    PMIX_INFO_DESTRUCT(&info);
+    std::string result;
+    if (rc == PMIX_SUCCESS && value != nullptr && value->type == PMIX_STRING && value->data.string != nullptr)
+      result = value->data.string;
+    if (value != nullptr) PMIX_VALUE_RELEASE(value);
     return result;
   }
 

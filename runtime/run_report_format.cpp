@@ -141,6 +141,9 @@ std::vector<std::string> stats_lines(const JobReport& job) {
       decisions_line(sum, job),
       waiting_line(sum, job),
   };
+  // Only a job with ranks on other nodes has network traffic to report.
+  if (p[Protocol::Network].messages != 0)
+    lines.insert(lines.begin() + 3, std::string(kPrefix) + "network: " + count_text("sent", p[Protocol::Network]));
   for (std::string& row : rank_table(job)) lines.push_back(std::move(row));
   return lines;
 }

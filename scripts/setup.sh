@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config             # toolchain
   libpmix-dev libnuma-dev libhwloc-dev  # runtime and launcher dependencies
+  libucx-dev  # ranks on other nodes (UCX active messages); optional at build time
   libgtest-dev libbenchmark-dev         # tests and micro-benchmarks
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)

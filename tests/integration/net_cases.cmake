@@ -1,0 +1,44 @@
+# Integration cases for ranks on other nodes (net/network.hpp): under
+# `shmpirun --fake-nodes 2` the ranks claim two host names round-robin, so
+# ranks 0,2 and 1,3 are "nodes" and every pair across them talks through
+# UCX on this host. Each case asserts the network path was taken: the run
+# report's "network" line counts the messages sent through it.
+set(net_sent "^shmpi stats: network: sent [1-9][0-9]* msgs [0-9]+ B$")
+
+# net_case(NAME RANKS OK_COUNT_REGEX OK_COUNT PROGRAM [ARGS...])
+function(net_case name ranks ok_regex ok_count program)
+  shmpi_case(net.${name} TIMEOUT 60 ARGS
+    --count "${ok_regex}" ${ok_count} --no-match "FAIL" --match "${net_sent}" --
+    ${SHMPI_RUN} -n ${ranks} --oversubscribe --fake-nodes 2 --report stats $<TARGET_FILE:${program}> ${ARGN})
+endfunction()
+
+if(SHMPI_WITH_UCX)
+  foreach(program p2p_modes p2p_probe_cancel p2p_nonblocking)
+    net_case(${program}.np2 2 "^${program}: rank [0-9]+ OK" 2 ${program})
+  endforeach()
+  net_case(p2p_modes.np4 4 "^p2p_modes: rank [0-9]+ OK" 4 p2p_modes)
+  net_case(p2p_truncate.return 2 "^p2p_truncate: rank [0-9]+ OK" 2 p2p_truncate return)
+  net_case(order 2 "^order: 2000 messages in order$" 1 order 2000)
+  # ANY_SOURCE over both paths at once: rank 0's senders are 1, 3 (network) and 2 (shared memory).
+  net_case(any_source.np4 4 "^any_source: 300 messages from 3 senders OK$" 1 any_source 100)
+  net_case(random_traffic.np3 3 "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 3
+           random_traffic 301 40)
+  net_case(all_pairs.np2 2 "^all_pairs: 2 ranks, [0-9]+ sizes up to 16777216 bytes: OK$" 1 all_pairs)
+
+  # A remote peer that dies is reported like a local one.
+  shmpi_case(net.killed_mid_exchange.np3 ARGS
+    --rc-nonzero --match "rank 1.*(signal 9|SIGKILL|Killed)" --
+    ${SHMPI_RUN} -n 3 --oversubscribe --fake-nodes 2 $<TARGET_FILE:killed_mid_exchange>)
+
+  # No usable network device: the job stops on the first send to a remote
+  # peer, with one line of ours (UCX adds its own WARN/ERROR lines).
+  shmpi_case(net.no_device ARGS
+    --rc-nonzero --match "^shmpi: rank [0-9]+: no network path to rank [0-9]+ \\(UCX: Destination is unreachable; see UCX_TLS and UCX_NET_DEVICES\\)$"
+    --no-match "p2p_modes: rank [0-9]+ OK" --
+    env UCX_NET_DEVICES=no_such_device ${SHMPI_RUN} -n 2 --fake-nodes 2 $<TARGET_FILE:p2p_modes>)
+else()
+  # Without UCX a job with remote peers stops at start-up with one line.
+  shmpi_case(net.without_ucx ARGS
+    --rc-nonzero --count "built without UCX" 2 --no-match "OK" --
+    ${SHMPI_RUN} -n 2 --fake-nodes 2 $<TARGET_FILE:p2p_modes>)
+endif()
