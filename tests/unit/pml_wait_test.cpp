@@ -19,6 +19,11 @@ struct CountingWatch {
     ++started;
   }
   void long_wait_over() noexcept { ++ended; }
+  void between_rounds() noexcept {}
+  template <class F>
+  void unlocked(F&& f) noexcept {
+    f();
+  }
 };
 
 // done() that turns true on its `calls`-th call.
