@@ -316,11 +316,12 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
   while (!done()) {
     if (progress()) {
       idle = yields = 0;
+      watch.progressed();
     } else if (idle < wait_.spins_before_yield) {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
       // and again, until something moves
-      watch.unlocked([this] { transport_.wait_for_records(wait_.sleep_ns); });
+      watch.sleep(wait_.sleep_ns, [this] { transport_.wait_for_records(wait_.sleep_ns); });
       yields = wait_.yields_before_sleep;
     } else {
       watch.unlocked([] { ::sched_yield(); });

@@ -22,9 +22,12 @@
 // Threads (MPI_THREAD_MULTIPLE): the caller holds the rank's lock for the
 // wait, and its watcher decides what to do with it: after every round the
 // wait calls watch.between_rounds() (the runtime's hands the lock to the
-// threads waiting for it, then takes it back), and it yields or sleeps
-// inside watch.unlocked(...), so no thread holds the lock while it idles.
-// Unwatched waits (and the runtime's single-threaded one) do neither.
+// threads waiting for it, then takes it back), it yields inside
+// watch.unlocked(...) and sleeps inside watch.sleep(timeout, ...), so no
+// thread holds the lock while it idles, and after a round that moved
+// something it calls watch.progressed(): the move may have completed what
+// another, sleeping thread waits for. Unwatched waits (and the runtime's
+// single-threaded one) do none of this.
 #pragma once
 
 #include <cstdint>
@@ -56,9 +59,14 @@ struct Unwatched {
   void long_wait() noexcept {}
   void long_wait_over() noexcept {}
   void between_rounds() noexcept {}
+  void progressed() noexcept {}
   template <class Idle>
   void unlocked(Idle&& idle) noexcept {
     idle();
+  }
+  template <class Sleep>
+  void sleep(long /*timeout_ns*/, Sleep&& sleep) noexcept {
+    sleep();
   }
 };
 

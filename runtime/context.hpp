@@ -19,6 +19,7 @@
 #include "runtime/config.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/entry_lock.hpp"
+#include "runtime/idle_threads.hpp"
 #include "runtime/kv_store.hpp"
 #include "runtime/message_table.hpp"
 #include "runtime/object_tables.hpp"
@@ -63,6 +64,7 @@ class Context {
   bool progress() noexcept {
     const bool moved = pml_.progress();
     schedules_.progress(pml_);
+    if (moved && shared_ != nullptr) idle_threads_.progressed();  // it may be another thread's
     return moved;
   }
   PartitionedPairing& partitioned_pairing() noexcept { return partitioned_pairing_; }
@@ -93,7 +95,7 @@ class Context {
       return;
     }
     waiting_.push_back(&call);  // for MPI_Finalize's report of what other threads wait for
-    pml_.wait_until(done, SharedWait{LongWaitReport{status_, call, requests_}, *shared_});
+    pml_.wait_until(done, SharedWait{LongWaitReport{status_, call, requests_}, *shared_, idle_threads_});
     std::erase(waiting_, &call);
   }
 
@@ -115,9 +117,14 @@ class Context {
     void long_wait() noexcept { page.blocked(call, requests.active()); }
     void long_wait_over() noexcept { page.unblocked(); }
     void between_rounds() noexcept {}
+    void progressed() noexcept {}
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
       idle();
+    }
+    template <class Sleep>
+    void sleep(long /*timeout_ns*/, Sleep&& sleep) noexcept {
+      sleep();
     }
   };
   // A wait of one of several threads: takes turns with the others for the
@@ -125,14 +132,20 @@ class Context {
   struct SharedWait {
     LongWaitReport report;
     EntryLock& lock;
+    IdleThreads& idle_threads;
     void long_wait() noexcept { report.long_wait(); }
     void long_wait_over() noexcept { report.long_wait_over(); }
     void between_rounds() noexcept { lock.hand_on(); }
+    void progressed() noexcept { idle_threads.progressed(); }
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
       lock.unlock();
       idle();
       lock.lock();
+    }
+    template <class Sleep>
+    void sleep(long timeout_ns, Sleep&& sleep) noexcept {
+      idle_threads.sleep(lock, timeout_ns, sleep);
     }
   };
 
@@ -160,6 +173,7 @@ class Context {
   UserOps user_ops_;
   PartitionedPairing partitioned_pairing_;
   EntryLock* shared_ = nullptr;              // MPI_THREAD_MULTIPLE: the rank's lock
+  IdleThreads idle_threads_;                 // MPI_THREAD_MULTIPLE: who sleeps where
   std::vector<const BlockedCall*> waiting_;  // under *shared_: calls now waiting
 };
 

@@ -20,8 +20,13 @@ struct CountingWatch {
   }
   void long_wait_over() noexcept { ++ended; }
   void between_rounds() noexcept {}
+  void progressed() noexcept {}
   template <class F>
   void unlocked(F&& f) noexcept {
+    f();
+  }
+  template <class F>
+  void sleep(long /*timeout_ns*/, F&& f) noexcept {
     f();
   }
 };
