@@ -81,6 +81,19 @@ for _coll in ("allreduce", "allgather", "alltoall", "bcast", "reduce", "gather")
         _iters = [] if _n == 2 else ["-i", "200", "-x", "20"]
         BENCHMARKS[f"{_coll}@{_n}"] = (_n, ["-m", "1048576"] + _iters, "latency")
 COLLECTIVE_SUITE = [b for b in BENCHMARKS if "@" in b]
+# Derived datatypes and request reuse, not in the default suite; `--bench
+# datatypes` runs them all. osu_halo: 2-D halo exchange of rows (contiguous)
+# and columns (MPI_Type_vector), 8 to 4096 doubles; osu_latency_vector /
+# _struct: ping-pong of a strided column / an array of structs with gaps;
+# osu_latency_persistent / osu_bw_persistent: each row times MPI_Isend/
+# MPI_Irecv and persistent requests (MPI_Start) in turn, so one run shows
+# what a persistent round saves against a nonblocking one. Up to 1 MiB.
+BENCHMARKS["halo"] = ("two", ["-m", "64:32768"], "latency")
+BENCHMARKS["latency_vector"] = ("two", ["-m", "8:1048576"], "latency")
+BENCHMARKS["latency_struct"] = ("two", ["-m", "16:1048576"], "latency")
+BENCHMARKS["latency_persistent"] = ("two", ["-m", "0:1048576"], "latency")
+BENCHMARKS["bw_persistent"] = ("two", ["-m", "1:1048576"], "bandwidth")
+DATATYPE_SUITE = ["halo", "latency_vector", "latency_struct", "latency_persistent", "bw_persistent"]
 QUICK_SUITE = ["latency", "bw", "latency_floor"]
 IMPLS = ["shmpi", "openmpi", "mpich"]
 IMPL_NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
@@ -105,7 +118,8 @@ def parse_args(argv):
                    help="2-rank osu_latency + osu_bw only, 3 repeats (< 2 min)")
     p.add_argument("--bench", help="comma list of benchmarks "
                    f"({','.join(BENCHMARKS)}); default all; 'collectives' runs "
-                   "the collectives; 'footprint' alone: start-up and shared memory of "
+                   "the collectives, 'threads', 'network' and 'datatypes' their "
+                   "suites; 'footprint' alone: start-up and shared memory of "
                    "8 to 256 ranks (footprint.py)")
     p.add_argument("--impls", default=",".join(IMPLS),
                    help="comma list of MPIs to run (default shmpi,openmpi,mpich)")
@@ -151,6 +165,8 @@ def parse_args(argv):
         a.suite = THREAD_SUITE
     if a.suite == ["network"]:
         a.suite = NETWORK_SUITE
+    if a.suite == ["datatypes"]:
+        a.suite = DATATYPE_SUITE
     # footprint.py has its own defaults, unless these are given.
     a.timeout_set = any(x.startswith("--timeout") for x in argv)
     a.budget_set = any(x.startswith("--budget") for x in argv)

@@ -17,6 +17,8 @@ import statistics
 import subprocess
 import sys
 
+import request_reuse  # sibling module: persistent against nonblocking
+
 NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
 PEERS = ["openmpi", "mpich"]
 KEY_SIZES = {"latency": [0, 8, 4096, 1 << 20], "bandwidth": [4096, 1 << 16, 1 << 22]}
@@ -401,6 +403,7 @@ def render_report(data, plots, image_prefix):
             out += [f"{label}; × = median of per-repeat {direction} "
                     "(> 1: shmpi faster)", ""]
             out += table(data, bench, label) + [""]
+        out += request_reuse.table(data, bench, labels, NAMES, fmt_size, fmt)
         if bench == "match_lat":
             out += match_tables(data)
         for (b, label), png in plots.items():
