@@ -113,7 +113,7 @@ class Context {
     const BlockedCall& call;
     const RequestTable& requests;
     void long_wait() noexcept { page.blocked(call, requests.active()); }
-    void long_wait_over() noexcept { page.unblocked(); }
+    void long_wait_over() noexcept { page.unblocked(call); }
     void between_rounds() noexcept {}
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
