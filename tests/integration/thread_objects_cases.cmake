@@ -11,7 +11,7 @@ endforeach()
 # Every way of making a communicator, 4 threads per rank on their own parents.
 shmpi_case(thread_comm_create.np4 TIMEOUT 120 LABEL "integration;threads" ARGS
   --count "^thread_comm_create: rank [0-9]+ OK$" 4 --no-match "FAIL" --
-  ${SHMPI_RUN} -n 4 $<TARGET_FILE:thread_comm_create> 2)
+  ${SHMPI_RUN} -n 4 --oversubscribe $<TARGET_FILE:thread_comm_create> 2)
 # Types, communicators, groups, infos, keyvals, ops, requests made by one
 # thread while three others wait in receives.
 shmpi_case(thread_tables.np2 TIMEOUT 120 LABEL "integration;threads" ARGS
