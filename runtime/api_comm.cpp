@@ -1,12 +1,11 @@
 // MPI entry points: communicators (construction beyond dup and split in
 // api_comm_create.cpp, intercommunicators in api_intercomm.cpp).
 //
-// A new communicator's context id is the largest next_context() of the
-// parent's ranks, agreed collectively over the parent (an allreduce MAX for
-// MPI_Comm_dup; MPI_Comm_split gathers it together with color and key), so
-// no member already uses it. Every rank of the parent then reserves it.
-// Disjoint communicators made by one split share the id, which is safe:
-// messages are addressed to world ranks, and a rank is in only one of them.
+// A new communicator's context id is agreed over the parent
+// (runtime/context_agreement.hpp; MPI_Comm_split gathers the proposals
+// together with color and key). Disjoint communicators made by one split
+// share the id, which is safe: messages are addressed to world ranks, and a
+// rank is in only one of them.
 #include <algorithm>
 #include <new>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "runtime/collectives.hpp"
 #include "runtime/comm_dup.hpp"
 #include "runtime/comm_split.hpp"
+#include "runtime/context_agreement.hpp"
 #include "runtime/intercomm.hpp"
 
 using namespace shmpi::runtime;
@@ -26,7 +26,7 @@ namespace {
 struct SplitEntry {
   std::int32_t color;
   std::int32_t key;
-  std::uint32_t next_context;
+  ContextProposal proposal;
 };
 
 // The communicator of the parent's ranks `members` (parent ranks, in new
@@ -54,12 +54,14 @@ bool same_members(std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
 namespace shmpi::runtime {
 
 std::optional<Communicator> split(Context& context, const Communicator& parent, int color, int key, const char* call) {
-  const SplitEntry mine{color, key, context.communicators().next_context()};
+  ContextAgreement agreement(context, kIntraContexts);
+  const SplitEntry mine{color, key, agreement.proposal()};
   std::vector<SplitEntry> all(static_cast<std::size_t>(parent.size));
   allgather(context, parent, &mine, all.data(), sizeof(SplitEntry), call);
-  std::uint32_t new_context = 0;
-  for (const SplitEntry& e : all) new_context = std::max(new_context, e.next_context);
-  context.communicators().reserve_context(new_context);
+  ContextProposal agreed{0, 0};
+  for (const SplitEntry& e : all) agreed = max_of(agreed, e.proposal);
+  const std::uint32_t new_context =
+      agreement.settle(agreed, [&](ContextProposal& value) { max_over(context, parent, value, call); });
   if (color == MPI_UNDEFINED) return std::nullopt;
   std::vector<std::int32_t> members;
   for (std::int32_t r = 0; r < parent.size; ++r)

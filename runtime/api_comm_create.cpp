@@ -10,6 +10,7 @@
 #include "runtime/collectives.hpp"
 #include "runtime/comm_dup.hpp"
 #include "runtime/comm_split.hpp"
+#include "runtime/context_agreement.hpp"
 #include "runtime/hardware_resource.hpp"
 #include "runtime/intercomm.hpp"
 #include "runtime/internal_channel.hpp"
@@ -54,24 +55,23 @@ const Group* subgroup_or_raise(Context& context, const char* call, const Communi
   return g;
 }
 
-// The largest next_context() among `members` (we are number `me`), through
-// the first member, on `comm`'s collective context with the user's tag.
-std::uint32_t agree_among(Context& context, const Communicator& comm, const Group& members, int me, int tag,
-                          const char* call) {
-  std::uint32_t value = context.communicators().next_context();
+// The agreement's exchange among `members` only (we are number `me`):
+// through the first member, on `comm`'s collective context with the
+// user's tag.
+void max_among(Context& context, const Communicator& comm, const Group& members, int me, int tag,
+               ContextProposal& value, const char* call) {
   InternalChannel channel(context, comm.collective_context(), me, internal_tag_for(tag), call);
   if (me != 0) {
     channel.send(members[0], &value, sizeof value);
     channel.recv(0, members[0], &value, sizeof value);
-    return value;
+    return;
   }
   for (std::size_t i = 1; i < members.size(); ++i) {
-    std::uint32_t theirs = 0;
+    ContextProposal theirs{0, 0};
     channel.recv(static_cast<std::int32_t>(i), members[i], &theirs, sizeof theirs);
-    value = std::max(value, theirs);
+    value = max_of(value, theirs);
   }
   for (std::size_t i = 1; i < members.size(); ++i) channel.send(members[i], &value, sizeof value);
-  return value;
 }
 
 int add_or_null(Context& context, std::optional<Communicator> comm, MPI_Comm* newcomm) {
@@ -106,15 +106,20 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   try {
     const Group members = *g;
     if (c->inter) return create_on_intercomm(context, kCall, Communicator(*c), members, newcomm);
+    const Communicator parent = *c;
     const auto n = static_cast<std::uint32_t>(members.size());
-    std::uint32_t agreed[3] = {context.communicators().next_context(), n, ~n};  // MAX of ~n is ~min(n)
-    allreduce(context, *c, agreed, Reduction{MPI_MAX, MPI_UINT32_T, 3, sizeof agreed}, kCall);
-    context.communicators().reserve_context(agreed[0]);
-    if (agreed[1] != ~agreed[2])
+    ContextAgreement agreement(context, kIntraContexts);
+    // The proposal, then the sizes: MAX of ~n is ~min(n).
+    std::uint32_t first[4] = {agreement.proposal().id, agreement.proposal().shared, n, ~n};
+    allreduce(context, parent, first, Reduction{MPI_MAX, MPI_UINT32_T, 4, sizeof first}, kCall);
+    const std::uint32_t id = agreement.settle(
+        ContextProposal{first[0], first[1]},
+        [&](ContextProposal& value) { max_over(context, parent, value, kCall); });
+    if (first[2] != ~first[3])
       return raise_error(context, context.communicator(comm), kCall, MPI_ERR_GROUP,
-                         "the ranks passed groups of different sizes (" + std::to_string(~agreed[2]) + " to " +
-                             std::to_string(agreed[1]) + ")");
-    return add_or_null(context, member_comm(context, members, agreed[0], c->errhandler), newcomm);
+                         "the ranks passed groups of different sizes (" + std::to_string(~first[3]) + " to " +
+                             std::to_string(first[2]) + ")");
+    return add_or_null(context, member_comm(context, members, id, parent.errhandler), newcomm);
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");
   }
@@ -138,8 +143,11 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
     const Communicator parent = *c;
     const int me = rank_in(members, context.rank());
     if (me == MPI_UNDEFINED) return add_or_null(context, std::nullopt, newcomm);
-    const std::uint32_t id = agree_among(context, parent, members, me, tag, kCall);
-    context.communicators().reserve_context(id);
+    const auto exchange = [&](ContextProposal& value) { max_among(context, parent, members, me, tag, value, kCall); };
+    ContextAgreement agreement(context, kIntraContexts);
+    ContextProposal agreed = agreement.proposal();
+    exchange(agreed);
+    const std::uint32_t id = agreement.settle(agreed, exchange);
     return add_or_null(context, member_comm(context, members, id, parent.errhandler), newcomm);
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(comm), kCall, MPI_ERR_NO_MEM, "out of memory");

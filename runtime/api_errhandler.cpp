@@ -21,6 +21,7 @@ bool is_valid_errhandler(MPI_Errhandler handler) noexcept {
 }
 
 // The string of a predefined class or of a user code (nullptr: neither).
+// Under the lock when the context exists.
 const char* any_error_string(int code) noexcept {
   if (const char* text = error_string(code)) return text;
   Context* context = current_context();
@@ -29,13 +30,10 @@ const char* any_error_string(int code) noexcept {
   return text != nullptr ? text->c_str() : nullptr;
 }
 
-// Errors of the calls that may run without a context (MPI-4.0 allows
-// MPI_Error_string and MPI_Error_class before MPI_Init): raised through
-// MPI_COMM_WORLD's handler when there is one, returned otherwise.
-int raise_without_comm(const char* call, int error_class, const std::string& reason) {
-  Context* context = current_context();
-  if (context == nullptr) return error_class;
-  return raise_error(*context, nullptr, call, error_class, reason);
+int copy_error_string(const char* text, char* string, int* resultlen) noexcept {
+  std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
+  *resultlen = static_cast<int>(std::strlen(string));
+  return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -76,25 +74,39 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   return MPI_SUCCESS;
 }
 
+// MPI_Error_string and MPI_Error_class may be called by any thread at any
+// time, even before MPI_Init: a predefined code is answered from constant
+// tables without the lock. A user code lives in the context's table, which
+// MPI_Add_error_code may grow meanwhile, and an error runs a handler: both
+// take the lock. Before MPI_Init there is no handler: the class is returned.
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
   constexpr const char* kCall = "MPI_Error_string";
+  if (const char* text = error_string(errorcode); text != nullptr && string != nullptr && resultlen != nullptr)
+    return copy_error_string(text, string, resultlen);
+  if (current_context() == nullptr) return MPI_ERR_ARG;
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
   const char* text = any_error_string(errorcode);
-  if (text == nullptr) return raise_without_comm(kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
+  if (text == nullptr)
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
   if (string == nullptr || resultlen == nullptr)
-    return raise_without_comm(kCall, MPI_ERR_ARG, "null string or resultlen pointer");
-  std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
-  *resultlen = static_cast<int>(std::strlen(string));
-  return MPI_SUCCESS;
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null string or resultlen pointer");
+  return copy_error_string(text, string, resultlen);
 }
 
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
   constexpr const char* kCall = "MPI_Error_class";
-  Context* context = current_context();
-  const std::optional<int> user = context != nullptr ? context->objects().error_codes.class_of(errorcode)
-                                                     : std::nullopt;
+  if (is_error_class(errorcode) && errorclass != nullptr) {
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+  }
+  if (current_context() == nullptr) return MPI_ERR_ARG;
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
+  const std::optional<int> user = context.objects().error_codes.class_of(errorcode);
   if (!is_error_class(errorcode) && !user)
-    return raise_without_comm(kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
-  if (errorclass == nullptr) return raise_without_comm(kCall, MPI_ERR_ARG, "null errorclass pointer");
+    return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));
+  if (errorclass == nullptr) return raise_error(context, nullptr, kCall, MPI_ERR_ARG, "null errorclass pointer");
   *errorclass = user ? *user : errorcode;
   return MPI_SUCCESS;
 }

@@ -1,15 +1,18 @@
 // MPI entry points: intercommunicators (runtime/intercomm.hpp).
 //
-// MPI_Intercomm_create: the local group agrees on its largest free context
-// id (allreduce over local_comm); the two leaders swap it, their group's
-// size and world ranks over peer_comm; each leader broadcasts what it got
-// to its group. Both groups then use the larger id.
+// MPI_Intercomm_create: the local group agrees on its proposal for the
+// context id (allreduce over local_comm); the two leaders swap it, their
+// group's size and world ranks over peer_comm; each leader broadcasts what
+// it got to its group. Both groups then settle on the larger id
+// (runtime/context_agreement.hpp), exchanging the same way.
 #include <algorithm>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "runtime/api.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/context_agreement.hpp"
 #include "runtime/internal_channel.hpp"
 #include "runtime/intercomm.hpp"
 
@@ -19,8 +22,18 @@ namespace {
 
 // What the leaders swap first.
 struct LeaderHeader {
-  std::uint32_t context;
+  ContextProposal proposal;
   std::uint32_t size;
+};
+
+// Where the local group meets the remote one: its leader talks to the
+// remote leader over peer_comm, with the user's tag.
+struct Bridge {
+  const Communicator& local;
+  int local_leader;
+  const Communicator* peer;  // significant at the leader only
+  int remote_leader;
+  int tag;
 };
 
 // At the local leader: the checks only it can make (peer_comm and the
@@ -42,18 +55,34 @@ int check_leader_args(Context& context, const char* call, const Communicator& lo
 }
 
 // The leader's swap with the remote leader: header, then world ranks.
-std::vector<std::uint32_t> swap_groups(Context& context, const Communicator& local, const Communicator& peer,
-                                       int remote_leader, int tag, LeaderHeader& header, const char* call) {
-  InternalChannel channel(context, peer.collective_context(), peer.rank, internal_tag_for(tag), call);
-  const std::uint32_t to = peer.world_rank(remote_leader);
-  header.size = static_cast<std::uint32_t>(local.world_ranks.size());
+std::vector<std::uint32_t> swap_groups(Context& context, const Bridge& bridge, LeaderHeader& header,
+                                       const char* call) {
+  const Communicator& peer = *bridge.peer;
+  InternalChannel channel(context, peer.collective_context(), peer.rank, internal_tag_for(bridge.tag), call);
+  const std::uint32_t to = peer.world_rank(bridge.remote_leader);
+  header.size = static_cast<std::uint32_t>(bridge.local.world_ranks.size());
   LeaderHeader theirs{};
-  channel.sendrecv(to, remote_leader, &header, sizeof header, &theirs, sizeof theirs);
+  channel.sendrecv(to, bridge.remote_leader, &header, sizeof header, &theirs, sizeof theirs);
   std::vector<std::uint32_t> remote(theirs.size);
-  channel.sendrecv(to, remote_leader, local.world_ranks.data(), local.world_ranks.size() * sizeof(std::uint32_t),
-                   remote.data(), remote.size() * sizeof(std::uint32_t));
-  header = LeaderHeader{std::max(header.context, theirs.context), theirs.size};
+  channel.sendrecv(to, bridge.remote_leader, bridge.local.world_ranks.data(),
+                   bridge.local.world_ranks.size() * sizeof(std::uint32_t), remote.data(),
+                   remote.size() * sizeof(std::uint32_t));
+  header = LeaderHeader{max_of(header.proposal, theirs.proposal), theirs.size};
   return remote;
+}
+
+// The agreement's later exchanges, over both groups through the leaders.
+void max_across(Context& context, const Bridge& bridge, ContextProposal& value, const char* call) {
+  max_over(context, bridge.local, value, call);
+  if (bridge.local.rank == bridge.local_leader) {
+    const Communicator& peer = *bridge.peer;
+    InternalChannel channel(context, peer.collective_context(), peer.rank, internal_tag_for(bridge.tag), call);
+    ContextProposal theirs{0, 0};
+    channel.sendrecv(peer.world_rank(bridge.remote_leader), bridge.remote_leader, &value, sizeof value, &theirs,
+                     sizeof theirs);
+    value = max_of(value, theirs);
+  }
+  bcast(context, bridge.local, &value, sizeof value, bridge.local_leader, call);
 }
 
 Communicator intercomm_of(const Communicator& local, std::vector<std::uint32_t> remote, std::uint32_t context_id) {
@@ -68,18 +97,18 @@ Communicator intercomm_of(const Communicator& local, std::vector<std::uint32_t> 
   return inter;
 }
 
-int create(Context& context, const char* call, const Communicator& local, int local_leader, MPI_Comm peer_comm,
-           int remote_leader, int tag, MPI_Comm* newintercomm) {
-  LeaderHeader header{context.communicators().next_context(), 0};
-  allreduce(context, local, &header.context, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof header.context}, call);
+int create(Context& context, const char* call, const Bridge& bridge, MPI_Comm* newintercomm) {
+  ContextAgreement agreement(context, kInterContexts);
+  LeaderHeader header{agreement.proposal(), 0};
+  max_over(context, bridge.local, header.proposal, call);
   std::vector<std::uint32_t> remote;
-  if (local.rank == local_leader)
-    remote = swap_groups(context, local, *context.communicator(peer_comm), remote_leader, tag, header, call);
-  bcast(context, local, &header, sizeof header, local_leader, call);
+  if (bridge.local.rank == bridge.local_leader) remote = swap_groups(context, bridge, header, call);
+  bcast(context, bridge.local, &header, sizeof header, bridge.local_leader, call);
   remote.resize(header.size);
-  bcast(context, local, remote.data(), remote.size() * sizeof(std::uint32_t), local_leader, call);
-  reserve_inter_contexts(context, header.context);
-  *newintercomm = context.communicators().add(intercomm_of(local, std::move(remote), header.context));
+  bcast(context, bridge.local, remote.data(), remote.size() * sizeof(std::uint32_t), bridge.local_leader, call);
+  const std::uint32_t id = agreement.settle(
+      header.proposal, [&](ContextProposal& value) { max_across(context, bridge, value, call); });
+  *newintercomm = context.communicators().add(intercomm_of(bridge.local, std::move(remote), id));
   return MPI_SUCCESS;
 }
 
@@ -102,8 +131,12 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
   if (local->rank == local_leader)
     if (int rc = check_leader_args(context, kCall, *local, peer_comm, remote_leader)) return rc;
   try {
-    const Communicator copy = *local;  // add() may move the table
-    return create(context, kCall, copy, local_leader, peer_comm, remote_leader, tag, newintercomm);
+    const Communicator copy = *local;  // the call's own view, whatever other threads do meanwhile
+    const Communicator* peer = copy.rank == local_leader ? context.communicator(peer_comm) : nullptr;
+    std::optional<Communicator> peer_copy;
+    if (peer != nullptr) peer_copy = *peer;
+    const Bridge bridge{copy, local_leader, peer_copy ? &*peer_copy : nullptr, remote_leader, tag};
+    return create(context, kCall, bridge, newintercomm);
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(local_comm), kCall, MPI_ERR_NO_MEM, "out of memory");
   }

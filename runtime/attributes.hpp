@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -63,7 +64,7 @@ class KeyvalTable {
  private:
   Keyval* slot(int keyval) noexcept;
   void drop_holder(int keyval) noexcept;
-  std::vector<std::optional<Keyval>> keyvals_;  // index = keyval - kFirstUserKeyval
+  StableSlots<std::optional<Keyval>> keyvals_;  // index = keyval - kFirstUserKeyval; never moves
 };
 
 // Attributes of datatypes live beside the datatype table, keyed by handle,

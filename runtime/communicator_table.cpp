@@ -5,14 +5,7 @@
 
 namespace shmpi::runtime {
 
-// Room for kStableSlots communicators from the start: until there are more,
-// adding one moves none of the others, which a call of another thread may
-// hold across a wait under MPI_THREAD_MULTIPLE (a collective, a receive).
-// Untouched capacity costs address space only.
-constexpr std::size_t kStableSlots = 4096;
-
 CommunicatorTable::CommunicatorTable(std::uint32_t world_rank, std::uint32_t world_size) : slots_(3) {
-  slots_.reserve(kStableSlots);
   Communicator world;
   world.context = 0;
   world.rank = static_cast<std::int32_t>(world_rank);

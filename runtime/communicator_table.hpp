@@ -3,19 +3,17 @@
 //
 // Context ids: every communicator uses two (context for user messages,
 // context + 1 for internal collectives). MPI_COMM_WORLD has 0, MPI_COMM_SELF
-// has 2. A new communicator takes the largest next_context() of its members
-// (agreed by an allreduce over the parent), so no member uses it already;
-// then each member calls reserve_context() with it. An intercommunicator
-// takes four (runtime/intercomm.hpp): both groups reserve context and
-// context + 2.
+// has 2. A new communicator's members agree on ids none of them uses
+// (runtime/context_agreement.hpp), each reserving them with
+// reserve_context(). An intercommunicator takes four (runtime/intercomm.hpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "mpi.h"
 #include "runtime/communicator.hpp"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -32,8 +30,7 @@ class CommunicatorTable {
 
   // Adds `comm` and returns its new handle (reusing freed ones). A
   // communicator without a name is called "communicator <handle>". Adding
-  // moves the other communicators only past 4096 handles (room reserved in
-  // the constructor: another thread may hold one across a wait).
+  // moves no other communicator (another thread may hold one across a wait).
   MPI_Comm add(Communicator comm);
   // Frees `handle`; false for the predefined communicators or unknown ones.
   bool free(MPI_Comm handle) noexcept;
@@ -46,7 +43,7 @@ class CommunicatorTable {
   }
 
  private:
-  std::vector<std::optional<Communicator>> slots_;  // index = handle; 0 = MPI_COMM_NULL
+  StableSlots<std::optional<Communicator>> slots_;  // index = handle; 0 = MPI_COMM_NULL
   std::uint32_t next_context_ = 4;
 };
 

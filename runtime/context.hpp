@@ -115,7 +115,7 @@ class Context {
     const BlockedCall& call;
     const RequestTable& requests;
     void long_wait() noexcept { page.blocked(call, requests.active()); }
-    void long_wait_over() noexcept { page.unblocked(); }
+    void long_wait_over() noexcept { page.unblocked(call); }
     void between_rounds() noexcept {}
     void progressed() noexcept {}
     template <class Idle>

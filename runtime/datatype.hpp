@@ -15,6 +15,7 @@
 
 #include "datatype/type.hpp"
 #include "mpi.h"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -102,7 +103,7 @@ class DatatypeTable {
     bool freed = false;  // freed by MPI_Type_free and not reused since
   };
   std::array<datatype::TypeRef, SHMPI_PREDEFINED_TYPES> predefined_;
-  std::vector<Slot> derived_;
+  StableSlots<Slot> derived_;  // never moves (runtime/stable_slots.hpp): a waiting call holds its type
 };
 
 }  // namespace shmpi::runtime

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -48,7 +49,7 @@ class InfoTable {
   bool free(MPI_Info handle) noexcept;
 
  private:
-  std::vector<std::optional<InfoStore>> slots_;  // index = handle
+  StableSlots<std::optional<InfoStore>> slots_;  // index = handle; never moves (runtime/stable_slots.hpp)
 };
 
 }  // namespace shmpi::runtime

@@ -1,9 +1,8 @@
 #include "runtime/intercomm.hpp"
 
-#include <algorithm>
-
 #include "runtime/collectives.hpp"
 #include "runtime/context.hpp"
+#include "runtime/context_agreement.hpp"
 #include "runtime/internal_channel.hpp"
 
 namespace shmpi::runtime {
@@ -27,25 +26,23 @@ void swap_between_leaders(Context& context, const Communicator& inter, const voi
   channel.sendrecv(inter.world_rank(0), 0, out, bytes, in, bytes);
 }
 
-void reserve_inter_contexts(Context& context, std::uint32_t first) noexcept {
-  context.communicators().reserve_context(first);
-  context.communicators().reserve_context(first + 2);
-}
-
 std::uint32_t agree_inter_context(Context& context, const Communicator& inter, const char* call,
                                   std::int32_t high, std::int32_t* remote_high) {
   const Communicator local = local_side(inter);
-  std::uint32_t mine = context.communicators().next_context();
-  allreduce(context, local, &mine, Reduction{MPI_MAX, MPI_UINT32_T, 1, sizeof mine}, call);
-  // Leaders swap (context, high); each then tells its group.
-  std::int32_t out[2] = {static_cast<std::int32_t>(mine), high};
-  std::int32_t in[2] = {0, 0};
-  swap_between_leaders(context, inter, out, in, sizeof out, kInterAgreeTag, call);
-  bcast(context, local, in, sizeof in, 0, call);
-  const std::uint32_t agreed = std::max(mine, static_cast<std::uint32_t>(in[0]));
-  reserve_inter_contexts(context, agreed);
-  if (remote_high != nullptr) *remote_high = in[1];
-  return agreed;
+  ContextAgreement agreement(context, kInterContexts);
+  ContextProposal ours = agreement.proposal();
+  max_over(context, local, ours, call);
+  // The first exchange between the groups carries `high` along.
+  struct Swapped {
+    ContextProposal proposal;
+    std::int32_t high;
+  };
+  const Swapped out{ours, high};
+  Swapped in{};
+  swap_between_leaders(context, inter, &out, &in, sizeof out, kInterAgreeTag, call);
+  bcast(context, local, &in, sizeof in, 0, call);
+  if (remote_high != nullptr) *remote_high = in.high;
+  return agreement.settle(max_of(ours, in.proposal), [&](ContextProposal& value) { max_over_both(context, inter, value, call); });
 }
 
 }  // namespace shmpi::runtime

@@ -24,15 +24,13 @@ Communicator local_side(const Communicator& inter);
 void swap_between_leaders(Context& context, const Communicator& inter, const void* out, void* in, std::size_t bytes,
                           std::int32_t tag, const char* call);
 
-// A context id no rank of either group has used, agreed over both groups;
-// every member reserves it and the one after (four ids in all: enough for
-// an intercommunicator). `high` is exchanged along: `remote_high` gets the
-// other group's value (for MPI_Intercomm_merge). Throws std::bad_alloc.
+// A context id no rank of either group has used, agreed over both groups
+// (runtime/context_agreement.hpp); every member reserves four ids from it
+// (enough for an intercommunicator). `high` is exchanged along:
+// `remote_high` gets the other group's value (for MPI_Intercomm_merge).
+// Throws std::bad_alloc.
 std::uint32_t agree_inter_context(Context& context, const Communicator& inter, const char* call,
                                   std::int32_t high = 0, std::int32_t* remote_high = nullptr);
-
-// Reserves the four context ids from `first` (an intercommunicator's).
-void reserve_inter_contexts(Context& context, std::uint32_t first) noexcept;
 
 }  // namespace shmpi::runtime
 

@@ -1,12 +1,14 @@
 // Splitting an intercommunicator: every rank's (color, key) is gathered in
 // its group, the leaders swap their groups' lists, and each rank picks its
 // color's ranks from both. Every resulting intercommunicator takes the same
-// context ids (the largest free on any rank): they are disjoint.
+// context ids, agreed over both groups (runtime/context_agreement.hpp; the
+// proposals ride along in the lists): they are disjoint.
 #include <algorithm>
 #include <vector>
 
 #include "runtime/collectives.hpp"
 #include "runtime/context.hpp"
+#include "runtime/context_agreement.hpp"
 #include "runtime/internal_channel.hpp"
 #include "runtime/intercomm.hpp"
 
@@ -16,7 +18,7 @@ namespace {
 struct SplitEntry {
   std::int32_t color;
   std::int32_t key;
-  std::uint32_t next_context;
+  ContextProposal proposal;
 };
 
 // World ranks of the ranks with `color`, by key, ties by rank.
@@ -37,7 +39,8 @@ std::vector<std::uint32_t> members_of(const std::vector<SplitEntry>& entries, co
 std::optional<Communicator> split_intercomm(Context& context, const Communicator& inter, int color, int key,
                                             const char* call) {
   const Communicator local = local_side(inter);
-  const SplitEntry mine{color, key, context.communicators().next_context()};
+  ContextAgreement agreement(context, kInterContexts);
+  const SplitEntry mine{color, key, agreement.proposal()};
   std::vector<SplitEntry> ours(static_cast<std::size_t>(local.size));
   allgather(context, local, &mine, ours.data(), sizeof mine, call);
   std::vector<SplitEntry> theirs(static_cast<std::size_t>(inter.size));
@@ -47,10 +50,11 @@ std::optional<Communicator> split_intercomm(Context& context, const Communicator
                      theirs.size() * sizeof(SplitEntry));
   }
   bcast(context, local, theirs.data(), theirs.size() * sizeof(SplitEntry), 0, call);
-  std::uint32_t id = 0;
-  for (const SplitEntry& e : ours) id = std::max(id, e.next_context);
-  for (const SplitEntry& e : theirs) id = std::max(id, e.next_context);
-  reserve_inter_contexts(context, id);
+  ContextProposal agreed{0, 0};
+  for (const SplitEntry& e : ours) agreed = max_of(agreed, e.proposal);
+  for (const SplitEntry& e : theirs) agreed = max_of(agreed, e.proposal);
+  const std::uint32_t id =
+      agreement.settle(agreed, [&](ContextProposal& value) { max_over_both(context, inter, value, call); });
   if (color == MPI_UNDEFINED) return std::nullopt;
   Communicator part;
   part.inter = true;

@@ -14,6 +14,7 @@
 #include "runtime/error_codes.hpp"
 #include "runtime/group.hpp"
 #include "runtime/info.hpp"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -42,7 +43,7 @@ class GroupTable {
   }
 
  private:
-  std::vector<std::optional<Group>> slots_;  // index = handle
+  StableSlots<std::optional<Group>> slots_;  // index = handle; never moves (runtime/stable_slots.hpp)
 };
 
 // The values behind the predefined communicator attributes (MPI_TAG_UB ...):

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -57,24 +58,42 @@ void StatusPage::set_state(contract::RankState state) noexcept {
 }
 
 void StatusPage::blocked(const BlockedCall& call, std::uint32_t outstanding) noexcept {
-  blocked_since_ns_ = monotonic_ns();
+  const Wait wait{&call, outstanding, monotonic_ns()};
+  if (waiting_ == 0) blocked_since_ns_ = wait.since_ns;
+  if (remembered_ < kRemembered) waits_[remembered_++] = wait;
+  ++waiting_;
+  show(wait);
+}
+
+void StatusPage::unblocked(const BlockedCall& call) noexcept {
+  auto* const end = waits_.begin() + remembered_;
+  auto* const found = std::find_if(waits_.begin(), end, [&](const Wait& w) { return w.call == &call; });
+  if (found != end) {
+    std::copy(found + 1, end, found);  // keeps the others oldest first
+    --remembered_;
+  }
+  --waiting_;
+  if (waiting_ == 0) {
+    blocked_ns_ += monotonic_ns() - blocked_since_ns_;
+    set_state(contract::RankState::Running);
+  } else if (remembered_ != 0) {
+    show(waits_[remembered_ - 1]);
+  }
+}
+
+void StatusPage::show(const Wait& wait) noexcept {
   if (record_ == nullptr) return;
   begin_write();
   record_->state = static_cast<std::uint32_t>(contract::RankState::Blocked);
-  std::strncpy(record_->call, call.call, sizeof(record_->call) - 1);
+  std::strncpy(record_->call, wait.call->call, sizeof(record_->call) - 1);
   record_->call[sizeof(record_->call) - 1] = '\0';
-  record_->peer = call.peer;
-  record_->tag = call.tag;
-  record_->count = call.bytes;
-  record_->context = call.context;
-  record_->outstanding = outstanding;
-  record_->since_ns = blocked_since_ns_;
+  record_->peer = wait.call->peer;
+  record_->tag = wait.call->tag;
+  record_->count = wait.call->bytes;
+  record_->context = wait.call->context;
+  record_->outstanding = wait.outstanding;
+  record_->since_ns = wait.since_ns;
   end_write();
-}
-
-void StatusPage::unblocked() noexcept {
-  blocked_ns_ += monotonic_ns() - blocked_since_ns_;
-  set_state(contract::RankState::Running);
 }
 
 }  // namespace shmpi::runtime

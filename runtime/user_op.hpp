@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
 
@@ -50,7 +51,7 @@ class UserOps {
   }
 
  private:
-  std::vector<std::optional<UserOp>> ops_;  // index = handle - kFirstUserOp
+  StableSlots<std::optional<UserOp>> ops_;  // index = handle - kFirstUserOp; never moves (runtime/stable_slots.hpp)
 };
 
 }  // namespace shmpi::runtime

@@ -1,0 +1,8 @@
+# What MPI_THREAD_MULTIPLE adds below the MPI layer: the status page with
+# several waiting threads (runtime/status_page.cpp, built from source) and
+# the tables whose entries never move (runtime/stable_slots.hpp).
+add_executable(thread_unit_tests status_page_test.cpp stable_slots_test.cpp
+               ${PROJECT_SOURCE_DIR}/runtime/status_page.cpp)
+target_include_directories(thread_unit_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(thread_unit_tests PRIVATE shmpi_warnings GTest::gtest_main)
+gtest_discover_tests(thread_unit_tests PROPERTIES LABELS unit TIMEOUT 60)
