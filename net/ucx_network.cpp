@@ -1,6 +1,8 @@
 // Network over UCX: one UCP worker, one active-message id, endpoints made on
 // the first send to each peer. See network.hpp for the contract and
 // DESIGN.md "More than one node" for the UCX facts this relies on.
+#include <poll.h>
+#include <sched.h>
 #include <ucp/api/ucp.h>
 
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "net/network.hpp"
+#include "net/reorder_buffer.hpp"
 
 namespace shmpi::net {
 namespace {
@@ -45,7 +48,6 @@ struct RecvOp {
 
 // An arrival ahead of its turn, kept (copied) until the ones before it came.
 struct Held {
-  std::uint32_t seq;
   std::vector<std::byte> header;
   std::vector<std::byte> data;
   std::uint64_t length;
@@ -56,8 +58,7 @@ struct Peer {
   std::vector<std::byte> address;  // empty: not a network peer
   ucp_ep_h ep = nullptr;
   std::uint32_t next_send = 0;
-  std::uint32_t next_receive = 0;
-  std::vector<Held> held;
+  ReorderBuffer<Held> arrivals;  // puts its messages back in send order
 };
 
 [[noreturn]] void fatal(std::uint32_t rank, const std::string& what) {
@@ -83,6 +84,7 @@ struct Network::Impl {
   std::uint32_t rank;
   ucp_context_h context = nullptr;
   ucp_worker_h worker = nullptr;
+  int wakeup_fd = -1;  // the worker's event fd (owned by UCX), readable on traffic
   ucp_address_t* address = nullptr;
   std::size_t address_bytes = 0;
   std::vector<Peer> peers;
@@ -102,7 +104,6 @@ struct Network::Impl {
   SendSlot& take_slot();
   ucs_status_t arrive(const void* header, std::size_t header_bytes, void* data, std::size_t length, bool rndv);
   bool deliver(const Arrival& arrival) { return on_arrival(owner, arrival); }
-  void deliver_held(Peer& peer, std::uint32_t source);
   void finish(RecvOp* op) noexcept;
 };
 
@@ -199,8 +200,9 @@ Network::Impl::~Impl() {
       }
     }
     for (Peer& peer : peers)
-      for (Held& held : peer.held)
+      peer.arrivals.for_each_held([this](Held& held) {
         if (held.pending != nullptr) ucp_am_data_release(worker, held.pending);
+      });
     if (address != nullptr) ucp_worker_release_address(worker, address);
     ucp_worker_destroy(worker);
   }
@@ -237,39 +239,26 @@ ucs_status_t Network::Impl::arrive(const void* header, std::size_t header_bytes,
   std::memcpy(&wire, header, sizeof wire);
   const auto* user_header = static_cast<const std::byte*>(header) + sizeof wire;
   const std::size_t user_bytes = header_bytes - sizeof wire;
-  Peer& peer = peers[wire.source];
-  if (wire.seq != peer.next_receive) {
+  const auto* payload = static_cast<const std::byte*>(data);
+  ReorderBuffer<Held>& order = peers[wire.source].arrivals;
+  if (!order.in_turn(wire.seq)) {
     // Early: keep a copy (or the rendezvous descriptor) until its turn.
-    Held held{wire.seq, std::vector<std::byte>(user_header, user_header + user_bytes), {}, length,
-              rndv ? data : nullptr};
-    if (!rndv) held.data.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + length);
-    peer.held.push_back(std::move(held));
+    Held held{std::vector<std::byte>(user_header, user_header + user_bytes), {}, length, rndv ? data : nullptr};
+    if (!rndv) held.data.assign(payload, payload + length);
+    order.hold(wire.seq, std::move(held));
     return rndv ? UCS_INPROGRESS : UCS_OK;
   }
-  ++peer.next_receive;
+  order.take();
   if (!rndv) received += length;
   const Arrival arrival{wire.source, {user_header, user_bytes},
-                        rndv ? std::span<const std::byte>{} : std::span<const std::byte>(static_cast<const std::byte*>(data), length),
-                        length, rndv ? data : nullptr};
+                        rndv ? std::span<const std::byte>{} : std::span<const std::byte>(payload, length), length,
+                        rndv ? data : nullptr};
   const bool kept = deliver(arrival);
-  if (!peer.held.empty()) deliver_held(peer, wire.source);
+  order.release([this, source = wire.source](Held& held) {
+    if (held.pending == nullptr) received += held.length;
+    deliver(Arrival{source, held.header, held.data, held.length, held.pending});
+  });
   return rndv && kept ? UCS_INPROGRESS : UCS_OK;
-}
-
-void Network::Impl::deliver_held(Peer& peer, std::uint32_t source) {
-  for (bool found = true; found;) {
-    found = false;
-    for (std::size_t i = 0; i < peer.held.size(); ++i) {
-      if (peer.held[i].seq != peer.next_receive) continue;
-      Held held = std::move(peer.held[i]);
-      peer.held.erase(peer.held.begin() + static_cast<std::ptrdiff_t>(i));
-      ++peer.next_receive;
-      if (held.pending == nullptr) received += held.length;
-      deliver(Arrival{source, held.header, held.data, held.length, held.pending});
-      found = true;
-      break;
-    }
-  }
 }
 
 void Network::Impl::finish(RecvOp* op) noexcept {
