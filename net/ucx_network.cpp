@@ -100,6 +100,7 @@ struct Network::Impl {
   Impl(std::uint32_t r, std::uint32_t nranks) : rank(r), peers(nranks) {}
   ~Impl();
   void open();
+  std::string make_endpoint(std::uint32_t peer) noexcept;
   ucp_ep_h endpoint(std::uint32_t peer) noexcept;
   SendSlot& take_slot();
   ucs_status_t arrive(const void* header, std::size_t header_bytes, void* data, std::size_t length, bool rndv);
@@ -153,7 +154,7 @@ void Network::Impl::open() {
   if (ucp_config_read(nullptr, nullptr, &config) != UCS_OK) throw NetworkError("UCX: cannot read its configuration");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
-  params.features = UCP_FEATURE_AM;
+  params.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
   const ucs_status_t init = ucp_init(&params, config, &context);
   ucp_config_release(config);
   if (init != UCS_OK) throw NetworkError(std::string("UCX initialisation failed: ") + ucs_status_string(init));
@@ -162,6 +163,8 @@ void Network::Impl::open() {
   worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
   if (const ucs_status_t s = ucp_worker_create(context, &worker_params, &worker); s != UCS_OK)
     throw NetworkError(std::string("UCX worker creation failed: ") + ucs_status_string(s));
+  // Without a wake-up fd (a transport that has none) a waiting rank yields.
+  if (ucp_worker_get_efd(worker, &wakeup_fd) != UCS_OK) wakeup_fd = -1;
   // Network-only: a full address would let UCX pick its own shared memory
   // between "nodes" it finds on one host (DESIGN.md).
   ucp_worker_attr_t attr{};
@@ -209,16 +212,29 @@ Network::Impl::~Impl() {
   if (context != nullptr) ucp_cleanup(context);
 }
 
-ucp_ep_h Network::Impl::endpoint(std::uint32_t peer) noexcept {
+// Empty if the endpoint to `peer` exists or was made now; otherwise the
+// line for the user saying why there is none.
+std::string Network::Impl::make_endpoint(std::uint32_t peer) noexcept {
   Peer& p = peers[peer];
-  if (p.ep != nullptr) [[likely]] return p.ep;
-  if (p.address.empty()) fatal(rank, "rank " + std::to_string(peer) + " is not a network peer");
+  if (p.ep != nullptr) return {};
+  if (p.address.empty()) return "rank " + std::to_string(peer) + " is not a network peer";
   ucp_ep_params_t params{};
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
   params.address = reinterpret_cast<const ucp_address_t*>(p.address.data());
-  if (const ucs_status_t s = ucp_ep_create(worker, &params, &p.ep); s != UCS_OK)
-    fatal(rank, "no network path to rank " + std::to_string(peer) + " (UCX: " + ucs_status_string(s) +
-                    "; see UCX_TLS and UCX_NET_DEVICES)");
+  const ucs_status_t s = ucp_ep_create(worker, &params, &p.ep);
+  if (s == UCS_OK) return {};
+  p.ep = nullptr;
+  // Unreachable: no transport both ends share, i.e. no usable network
+  // device here or there (UCX_NET_DEVICES, UCX_TLS, a host without one).
+  const std::string why = s == UCS_ERR_UNREACHABLE ? "UCX found no usable network device to reach rank "
+                                                   : "no network path to rank ";
+  return why + std::to_string(peer) + " (UCX: " + ucs_status_string(s) + "; see UCX_TLS and UCX_NET_DEVICES)";
+}
+
+ucp_ep_h Network::Impl::endpoint(std::uint32_t peer) noexcept {
+  Peer& p = peers[peer];
+  if (p.ep != nullptr) [[likely]] return p.ep;
+  if (const std::string error = make_endpoint(peer); !error.empty()) fatal(rank, error);
   return p.ep;
 }
 
@@ -288,6 +304,10 @@ void Network::add_peer(std::uint32_t peer, const std::string& address) {
     bytes[i] = static_cast<std::byte>(std::stoul(address.substr(2 * i, 2), nullptr, 16));
 }
 
+void Network::connect(std::uint32_t peer) {
+  if (const std::string error = impl_->make_endpoint(peer); !error.empty()) throw NetworkError(error);
+}
+
 bool Network::send(std::uint32_t peer, std::span<const std::byte> header, const void* data, std::size_t bytes,
                    OnDone done, void* user) noexcept {
   Impl& impl = *impl_;
@@ -339,6 +359,22 @@ void Network::receive(void* pending, std::uint64_t length, void* buffer, std::si
 }
 
 bool Network::progress() noexcept { return ucp_worker_progress(impl_->worker) != 0; }
+
+// UCX's wake-up protocol: progress until idle, arm, then poll the fd; arm
+// says UCS_ERR_BUSY when events came in between (return: progress them).
+void Network::wait_for_traffic(long timeout_ns) noexcept {
+  Impl& impl = *impl_;
+  if (ucp_worker_progress(impl.worker) != 0) return;
+  const ucs_status_t armed = impl.wakeup_fd < 0 ? UCS_ERR_UNSUPPORTED : ucp_worker_arm(impl.worker);
+  if (armed == UCS_ERR_BUSY) return;
+  if (armed != UCS_OK) {
+    ::sched_yield();
+    return;
+  }
+  pollfd fd{impl.wakeup_fd, POLLIN, 0};
+  const timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
+  ::ppoll(&fd, 1, &timeout, nullptr);
+}
 
 std::uint64_t Network::bytes_sent() const noexcept { return impl_->sent; }
 std::uint64_t Network::bytes_received() const noexcept { return impl_->received; }

@@ -238,6 +238,7 @@ class Pml {
   void net_acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
   void receive_net(Request& request, Unexpected& message) noexcept;
   bool progress_network() noexcept;
+  void sleep_until_traffic() noexcept;
 
   // Single-copy reads (single_copy_reads.cpp).
   bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
@@ -320,7 +321,7 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
       // and again, until something moves
-      watch.unlocked([this] { transport_.wait_for_records(wait_.sleep_ns); });
+      watch.unlocked([this] { sleep_until_traffic(); });
       yields = wait_.yields_before_sleep;
     } else {
       watch.unlocked([] { ::sched_yield(); });
