@@ -147,14 +147,19 @@ Transport::PeerDoor Transport::door_in(std::byte* base) noexcept {
                   reinterpret_cast<ArrivalSlot*>(base + SegmentLayout::arrival_slots_offset())};
 }
 
-void Transport::wait_for_records(long timeout_ns) noexcept {
+std::optional<std::uint32_t> Transport::ready_to_sleep() noexcept {
   Doorbell& bell = *doors_[rank_].bell;
   const std::uint32_t seen = bell.wakeups.load(std::memory_order_acquire);
   bell.sleeping.store(1, std::memory_order_seq_cst);
-  if (!any_ready()) {
-    timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
-    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAIT, seen, &timeout, nullptr, 0);
-  }
+  if (!any_ready()) return seen;  // a record published from now on rings the bell
+  bell.sleeping.store(0, std::memory_order_relaxed);
+  return std::nullopt;
+}
+
+void Transport::sleep(std::uint32_t seen, long timeout_ns) noexcept {
+  Doorbell& bell = *doors_[rank_].bell;
+  timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAIT, seen, &timeout, nullptr, 0);
   bell.sleeping.store(0, std::memory_order_relaxed);
 }
 

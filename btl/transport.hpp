@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -129,7 +130,14 @@ class Transport {
 
   // Sleeps until a peer notifies us or `timeout_ns` passes, unless a record
   // is already waiting. For long waits only: see Doorbell.
-  void wait_for_records(long timeout_ns) noexcept;
+  void wait_for_records(long timeout_ns) noexcept {
+    if (const std::optional<std::uint32_t> seen = ready_to_sleep()) sleep(*seen, timeout_ns);
+  }
+  // The same in two steps, for a rank's threads: the first reads what the
+  // thread holding the rank's lock may change (and tells peers we are about
+  // to sleep); nullopt if a record is already waiting. The second needs no lock.
+  std::optional<std::uint32_t> ready_to_sleep() noexcept;
+  void sleep(std::uint32_t seen, long timeout_ns) noexcept;
 
   // Drains only the channel from `peer`.
   template <class OnRecord>

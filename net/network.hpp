@@ -7,7 +7,7 @@
 // Wire-up, like btl::Transport's, is two-phase and carried by the caller:
 //   Network n(rank, size);  publish n.address() (PMIx scope GLOBAL) ...
 //   ... after the fence: n.add_peer(peer, its address) for each remote peer.
-// Endpoints are made on the first send to a peer.
+// Endpoints are made on the first send to a peer (connect() makes one early).
 //
 // A build without UCX (SHMPI_WITH_UCX off) has the same type, whose
 // constructor throws NetworkError: a job with remote peers stops at start-up.
@@ -64,6 +64,10 @@ class Network {
   std::string address() const;
   // A peer on another node and its address(). Throws NetworkError.
   void add_peer(std::uint32_t peer, const std::string& address);
+  // Makes the endpoint to an added peer now rather than on the first send:
+  // done for one peer at start-up, so a job whose network cannot work (no
+  // usable device) stops in MPI_Init. Throws NetworkError (one line).
+  void connect(std::uint32_t peer);
 
   // Sends `header` then `bytes` from `data` to `peer`. Returns true if the
   // payload may be reused now; otherwise done(user) is called once it may
@@ -77,6 +81,14 @@ class Network {
 
   // Delivers what arrived and completes what finished. True if anything did.
   bool progress() noexcept;
+  // Readies the worker for sleep_until_traffic(): true if it may sleep now;
+  // false if a message came in meanwhile or there is no wake-up fd (the
+  // caller yields instead). Calls UCX, so a rank's threads call it holding
+  // the rank's lock; sleep_until_traffic() does not need it.
+  bool arm() noexcept;
+  // Sleeps until a message from a peer may have arrived (UCX's wake-up fd),
+  // or timeout_ns passed. After arm() returned true.
+  void sleep_until_traffic(long timeout_ns) noexcept;
 
   // Payload bytes sent to / received from the network so far.
   std::uint64_t bytes_sent() const noexcept;

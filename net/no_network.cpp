@@ -14,11 +14,14 @@ Network::~Network() = default;
 void Network::set_receiver(OnArrival, void*) noexcept {}
 std::string Network::address() const { return {}; }
 void Network::add_peer(std::uint32_t, const std::string&) {}
+void Network::connect(std::uint32_t) {}
 bool Network::send(std::uint32_t, std::span<const std::byte>, const void*, std::size_t, OnDone, void*) noexcept {
   return true;
 }
 void Network::receive(void*, std::uint64_t, void*, std::size_t, OnDone, void*) noexcept {}
 bool Network::progress() noexcept { return false; }
+bool Network::arm() noexcept { return false; }
+void Network::sleep_until_traffic(long) noexcept {}
 std::uint64_t Network::bytes_sent() const noexcept { return 0; }
 std::uint64_t Network::bytes_received() const noexcept { return 0; }
 bool network_built() noexcept { return false; }

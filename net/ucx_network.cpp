@@ -1,6 +1,8 @@
 // Network over UCX: one UCP worker, one active-message id, endpoints made on
 // the first send to each peer. See network.hpp for the contract and
 // DESIGN.md "More than one node" for the UCX facts this relies on.
+#include <poll.h>
+#include <sched.h>
 #include <ucp/api/ucp.h>
 
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "net/network.hpp"
+#include "net/reorder_buffer.hpp"
 
 namespace shmpi::net {
 namespace {
@@ -45,7 +48,6 @@ struct RecvOp {
 
 // An arrival ahead of its turn, kept (copied) until the ones before it came.
 struct Held {
-  std::uint32_t seq;
   std::vector<std::byte> header;
   std::vector<std::byte> data;
   std::uint64_t length;
@@ -56,8 +58,7 @@ struct Peer {
   std::vector<std::byte> address;  // empty: not a network peer
   ucp_ep_h ep = nullptr;
   std::uint32_t next_send = 0;
-  std::uint32_t next_receive = 0;
-  std::vector<Held> held;
+  ReorderBuffer<Held> arrivals;  // puts its messages back in send order
 };
 
 [[noreturn]] void fatal(std::uint32_t rank, const std::string& what) {
@@ -83,6 +84,7 @@ struct Network::Impl {
   std::uint32_t rank;
   ucp_context_h context = nullptr;
   ucp_worker_h worker = nullptr;
+  int wakeup_fd = -1;  // the worker's event fd (owned by UCX), readable on traffic
   ucp_address_t* address = nullptr;
   std::size_t address_bytes = 0;
   std::vector<Peer> peers;
@@ -98,11 +100,11 @@ struct Network::Impl {
   Impl(std::uint32_t r, std::uint32_t nranks) : rank(r), peers(nranks) {}
   ~Impl();
   void open();
+  std::string make_endpoint(std::uint32_t peer) noexcept;
   ucp_ep_h endpoint(std::uint32_t peer) noexcept;
   SendSlot& take_slot();
   ucs_status_t arrive(const void* header, std::size_t header_bytes, void* data, std::size_t length, bool rndv);
   bool deliver(const Arrival& arrival) { return on_arrival(owner, arrival); }
-  void deliver_held(Peer& peer, std::uint32_t source);
   void finish(RecvOp* op) noexcept;
 };
 
@@ -152,7 +154,7 @@ void Network::Impl::open() {
   if (ucp_config_read(nullptr, nullptr, &config) != UCS_OK) throw NetworkError("UCX: cannot read its configuration");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
-  params.features = UCP_FEATURE_AM;
+  params.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
   const ucs_status_t init = ucp_init(&params, config, &context);
   ucp_config_release(config);
   if (init != UCS_OK) throw NetworkError(std::string("UCX initialisation failed: ") + ucs_status_string(init));
@@ -161,6 +163,8 @@ void Network::Impl::open() {
   worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
   if (const ucs_status_t s = ucp_worker_create(context, &worker_params, &worker); s != UCS_OK)
     throw NetworkError(std::string("UCX worker creation failed: ") + ucs_status_string(s));
+  // Without a wake-up fd (a transport that has none) a waiting rank yields.
+  if (ucp_worker_get_efd(worker, &wakeup_fd) != UCS_OK) wakeup_fd = -1;
   // Network-only: a full address would let UCX pick its own shared memory
   // between "nodes" it finds on one host (DESIGN.md).
   ucp_worker_attr_t attr{};
@@ -199,24 +203,38 @@ Network::Impl::~Impl() {
       }
     }
     for (Peer& peer : peers)
-      for (Held& held : peer.held)
+      peer.arrivals.for_each_held([this](Held& held) {
         if (held.pending != nullptr) ucp_am_data_release(worker, held.pending);
+      });
     if (address != nullptr) ucp_worker_release_address(worker, address);
     ucp_worker_destroy(worker);
   }
   if (context != nullptr) ucp_cleanup(context);
 }
 
-ucp_ep_h Network::Impl::endpoint(std::uint32_t peer) noexcept {
+// Empty if the endpoint to `peer` exists or was made now; otherwise the
+// line for the user saying why there is none.
+std::string Network::Impl::make_endpoint(std::uint32_t peer) noexcept {
   Peer& p = peers[peer];
-  if (p.ep != nullptr) [[likely]] return p.ep;
-  if (p.address.empty()) fatal(rank, "rank " + std::to_string(peer) + " is not a network peer");
+  if (p.ep != nullptr) return {};
+  if (p.address.empty()) return "rank " + std::to_string(peer) + " is not a network peer";
   ucp_ep_params_t params{};
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
   params.address = reinterpret_cast<const ucp_address_t*>(p.address.data());
-  if (const ucs_status_t s = ucp_ep_create(worker, &params, &p.ep); s != UCS_OK)
-    fatal(rank, "no network path to rank " + std::to_string(peer) + " (UCX: " + ucs_status_string(s) +
-                    "; see UCX_TLS and UCX_NET_DEVICES)");
+  const ucs_status_t s = ucp_ep_create(worker, &params, &p.ep);
+  if (s == UCS_OK) return {};
+  p.ep = nullptr;
+  // Unreachable: no transport both ends share, i.e. no usable network
+  // device here or there (UCX_NET_DEVICES, UCX_TLS, a host without one).
+  const std::string why = s == UCS_ERR_UNREACHABLE ? "UCX found no usable network device to reach rank "
+                                                   : "no network path to rank ";
+  return why + std::to_string(peer) + " (UCX: " + ucs_status_string(s) + "; see UCX_TLS and UCX_NET_DEVICES)";
+}
+
+ucp_ep_h Network::Impl::endpoint(std::uint32_t peer) noexcept {
+  Peer& p = peers[peer];
+  if (p.ep != nullptr) [[likely]] return p.ep;
+  if (const std::string error = make_endpoint(peer); !error.empty()) fatal(rank, error);
   return p.ep;
 }
 
@@ -237,39 +255,26 @@ ucs_status_t Network::Impl::arrive(const void* header, std::size_t header_bytes,
   std::memcpy(&wire, header, sizeof wire);
   const auto* user_header = static_cast<const std::byte*>(header) + sizeof wire;
   const std::size_t user_bytes = header_bytes - sizeof wire;
-  Peer& peer = peers[wire.source];
-  if (wire.seq != peer.next_receive) {
+  const auto* payload = static_cast<const std::byte*>(data);
+  ReorderBuffer<Held>& order = peers[wire.source].arrivals;
+  if (!order.in_turn(wire.seq)) {
     // Early: keep a copy (or the rendezvous descriptor) until its turn.
-    Held held{wire.seq, std::vector<std::byte>(user_header, user_header + user_bytes), {}, length,
-              rndv ? data : nullptr};
-    if (!rndv) held.data.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + length);
-    peer.held.push_back(std::move(held));
+    Held held{std::vector<std::byte>(user_header, user_header + user_bytes), {}, length, rndv ? data : nullptr};
+    if (!rndv) held.data.assign(payload, payload + length);
+    order.hold(wire.seq, std::move(held));
     return rndv ? UCS_INPROGRESS : UCS_OK;
   }
-  ++peer.next_receive;
+  order.take();
   if (!rndv) received += length;
   const Arrival arrival{wire.source, {user_header, user_bytes},
-                        rndv ? std::span<const std::byte>{} : std::span<const std::byte>(static_cast<const std::byte*>(data), length),
-                        length, rndv ? data : nullptr};
+                        rndv ? std::span<const std::byte>{} : std::span<const std::byte>(payload, length), length,
+                        rndv ? data : nullptr};
   const bool kept = deliver(arrival);
-  if (!peer.held.empty()) deliver_held(peer, wire.source);
+  order.release([this, source = wire.source](Held& held) {
+    if (held.pending == nullptr) received += held.length;
+    deliver(Arrival{source, held.header, held.data, held.length, held.pending});
+  });
   return rndv && kept ? UCS_INPROGRESS : UCS_OK;
-}
-
-void Network::Impl::deliver_held(Peer& peer, std::uint32_t source) {
-  for (bool found = true; found;) {
-    found = false;
-    for (std::size_t i = 0; i < peer.held.size(); ++i) {
-      if (peer.held[i].seq != peer.next_receive) continue;
-      Held held = std::move(peer.held[i]);
-      peer.held.erase(peer.held.begin() + static_cast<std::ptrdiff_t>(i));
-      ++peer.next_receive;
-      if (held.pending == nullptr) received += held.length;
-      deliver(Arrival{source, held.header, held.data, held.length, held.pending});
-      found = true;
-      break;
-    }
-  }
 }
 
 void Network::Impl::finish(RecvOp* op) noexcept {
@@ -297,6 +302,10 @@ void Network::add_peer(std::uint32_t peer, const std::string& address) {
   bytes.resize(address.size() / 2);
   for (std::size_t i = 0; i < bytes.size(); ++i)
     bytes[i] = static_cast<std::byte>(std::stoul(address.substr(2 * i, 2), nullptr, 16));
+}
+
+void Network::connect(std::uint32_t peer) {
+  if (const std::string error = impl_->make_endpoint(peer); !error.empty()) throw NetworkError(error);
 }
 
 bool Network::send(std::uint32_t peer, std::span<const std::byte> header, const void* data, std::size_t bytes,
@@ -350,6 +359,20 @@ void Network::receive(void* pending, std::uint64_t length, void* buffer, std::si
 }
 
 bool Network::progress() noexcept { return ucp_worker_progress(impl_->worker) != 0; }
+
+// UCX's wake-up protocol: progress until idle, arm, then poll the fd; arm
+// says UCS_ERR_BUSY when events came in between (return: progress them).
+bool Network::arm() noexcept {
+  Impl& impl = *impl_;
+  if (impl.wakeup_fd < 0 || ucp_worker_progress(impl.worker) != 0) return false;
+  return ucp_worker_arm(impl.worker) == UCS_OK;  // UCS_ERR_BUSY: traffic came in meanwhile
+}
+
+void Network::sleep_until_traffic(long timeout_ns) noexcept {
+  pollfd fd{impl_->wakeup_fd, POLLIN, 0};
+  const timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
+  ::ppoll(&fd, 1, &timeout, nullptr);
+}
 
 std::uint64_t Network::bytes_sent() const noexcept { return impl_->sent; }
 std::uint64_t Network::bytes_received() const noexcept { return impl_->received; }

@@ -238,6 +238,10 @@ class Pml {
   void net_acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
   void receive_net(Request& request, Unexpected& message) noexcept;
   bool progress_network() noexcept;
+  // Sleeping in two steps, so that a rank's threads take the first holding
+  // their lock: false if something came in meanwhile (net_path.cpp).
+  bool ready_to_sleep(std::uint32_t& seen) noexcept;
+  void sleep_until_traffic(std::uint32_t seen) noexcept;
 
   // Single-copy reads (single_copy_reads.cpp).
   bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
@@ -321,7 +325,8 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
       // and again, until something moves
-      watch.sleep(wait_.sleep_ns, [this] { transport_.wait_for_records(wait_.sleep_ns); });
+      std::uint32_t seen = 0;
+      watch.sleep(wait_.sleep_ns, [&] { return ready_to_sleep(seen); }, [&] { sleep_until_traffic(seen); });
       yields = wait_.yields_before_sleep;
     } else {
       watch.unlocked([] { ::sched_yield(); });

@@ -23,7 +23,8 @@
 // wait, and its watcher decides what to do with it: after every round the
 // wait calls watch.between_rounds() (the runtime's hands the lock to the
 // threads waiting for it, then takes it back), it yields inside
-// watch.unlocked(...) and sleeps inside watch.sleep(timeout, ...), so no
+// watch.unlocked(...) and sleeps inside watch.sleep(timeout, ready, sleep)
+// (ready() runs holding the lock, sleep() without), so no
 // thread holds the lock while it idles, and after a round that moved
 // something it calls watch.progressed(): the move may have completed what
 // another, sleeping thread waits for. Unwatched waits (and the runtime's
@@ -64,9 +65,9 @@ struct Unwatched {
   void unlocked(Idle&& idle) noexcept {
     idle();
   }
-  template <class Sleep>
-  void sleep(long /*timeout_ns*/, Sleep&& sleep) noexcept {
-    sleep();
+  template <class Ready, class Sleep>
+  void sleep(long /*timeout_ns*/, Ready&& ready, Sleep&& sleep) noexcept {
+    if (ready()) sleep();
   }
 };
 

@@ -138,17 +138,24 @@ void Context::wire_up() {
   probe_single_copy(local);
 }
 
+// Also makes the endpoint to the first remote peer after this rank, so a
+// network that cannot work (no usable device here or there) stops the job
+// in MPI_Init with one line, not on the first send. One endpoint only: the
+// others wait for their first send, as a large job needs few of them.
 void Context::connect_network(const std::vector<bool>& local) {
   std::vector<bool> remote(size(), false);
-  for (std::uint32_t peer = 0; peer < size(); ++peer) {
-    if (local[peer]) continue;
-    remote[peer] = true;
-    transport_.close(peer);
-    try {
+  try {
+    for (std::uint32_t peer = 0; peer < size(); ++peer) {
+      if (local[peer]) continue;
+      remote[peer] = true;
+      transport_.close(peer);
       network_->add_peer(peer, store_->get(peer, kNetworkKey));
-    } catch (const net::NetworkError& e) {
-      throw WireUpError(e.what());
     }
+    std::uint32_t first = (rank() + 1) % size();
+    while (!remote[first]) first = (first + 1) % size();
+    network_->connect(first);
+  } catch (const net::NetworkError& e) {
+    throw WireUpError(e.what());
   }
   pml_.use_network(*network_, remote);
 }

@@ -122,9 +122,9 @@ class Context {
     void unlocked(Idle&& idle) noexcept {
       idle();
     }
-    template <class Sleep>
-    void sleep(long /*timeout_ns*/, Sleep&& sleep) noexcept {
-      sleep();
+    template <class Ready, class Sleep>
+    void sleep(long /*timeout_ns*/, Ready&& ready, Sleep&& sleep) noexcept {
+      if (ready()) sleep();
     }
   };
   // A wait of one of several threads: takes turns with the others for the
@@ -143,9 +143,9 @@ class Context {
       idle();
       lock.lock();
     }
-    template <class Sleep>
-    void sleep(long timeout_ns, Sleep&& sleep) noexcept {
-      idle_threads.sleep(lock, timeout_ns, sleep);
+    template <class Ready, class Sleep>
+    void sleep(long timeout_ns, Ready&& ready, Sleep&& sleep) noexcept {
+      idle_threads.sleep(lock, timeout_ns, ready, sleep);
     }
   };
 

@@ -30,10 +30,12 @@ namespace shmpi::runtime {
 class IdleThreads {
  public:
   // Sleeps the caller, which holds `lock`, for at most timeout_ns: on the
-  // doorbell (`sleep`) if no other thread is on it, else on our own word.
-  template <class Sleep>
-  void sleep(EntryLock& lock, long timeout_ns, Sleep&& sleep) noexcept {
+  // doorbell (`ready` with the lock, then `sleep` without) if no other
+  // thread is on it, else on our own word.
+  template <class Ready, class Sleep>
+  void sleep(EntryLock& lock, long timeout_ns, Ready&& ready, Sleep&& sleep) noexcept {
     if (!doorbell_taken_) {
+      if (!ready()) return;  // something came in: no sleep
       doorbell_taken_ = true;
       lock.unlock();
       sleep();

@@ -13,11 +13,11 @@
 #   nodes: tasks land on both nodes, PMIx locality and scoping differ per
 #   node (pmix_locality.c), and shmpi jobs run within each node.
 # GROUP "mpi": MPI programs (TESTS_DIR = tests/integration of the build)
-#   with ranks on both nodes: traffic, wildcards, probes, truncation, order,
-#   a seeded soak, exit codes and a crash on the other node; the run report
-#   must show bytes sent over the network. Skipped while this shmpi has no
-#   network path (shmpirun without --fake-nodes, before issue 25's UCX
-#   work); SHMPI_SLURM2_FORCE=1 runs it anyway.
+#   with ranks on both nodes: traffic, wildcards, probes, cancels,
+#   synchronous sends, (unexpected) rendezvous, truncation, order, a seeded
+#   soak, exit codes and a crash on the other node; the run report must show
+#   bytes sent over the network. Skipped while this shmpi has no network
+#   path (shmpirun without --fake-nodes); SHMPI_SLURM2_FORCE=1 runs it anyway.
 #
 # Each case runs under run_case.sh (exit code, output lines, no survivors,
 # nothing left in TMPDIR or /dev/shm). Exits 77 (skipped) when not root or
@@ -28,7 +28,7 @@ group=$1 tests=$2 ring=$3 locality=$4 shmpirun=$5 run_case=$6
 
 # The run report's line for traffic that left the node (SHMPI_STATS=1,
 # runtime/run_report_format.cpp), with a non-zero byte count.
-net_line='^shmpi stats: .*network [0-9]+ msgs [1-9][0-9]* B'
+net_line='^shmpi stats: network: sent [1-9][0-9]* msgs [1-9][0-9]* B$'
 
 case $group in
   steps) ;;
@@ -85,9 +85,16 @@ mpi_cases() {
   slurm_case ring.cyclic --match 'ring: 4 ranks, 20 laps, token 120 \(expected 120\)' --match "$net_line" -- \
     -N2 -n4 -m cyclic --export=ALL,SHMPI_STATS=1 -- "$ring" 20
   local program
-  for program in p2p_modes p2p_probe_cancel; do
+  for program in p2p_modes p2p_probe_cancel p2p_nonblocking; do
     slurm_case "$program" --count "^$program: rank [0-9]+ OK" 4 --no-match FAIL -- -N2 -n4 -- "$tests/$program"
   done
+  # Probes and cancels with every message of 1 KiB or more left at its
+  # sender (a UCX rendezvous) until a receive takes it: unexpected
+  # rendezvous across nodes, whatever threshold UCX picks by itself.
+  slurm_case p2p_probe_cancel.rndv --count '^p2p_probe_cancel: rank [0-9]+ OK' 4 --no-match FAIL -- \
+    -N2 -n4 -m cyclic --export=ALL,UCX_RNDV_THRESH=1024 -- "$tests/p2p_probe_cancel"
+  slurm_case all_pairs --match '^all_pairs: 4 ranks, [0-9]+ sizes up to 1048576 bytes: OK$' -- \
+    -N2 -n4 -- "$tests/all_pairs" 1048576
   # Rank 0 (n1) takes MPI_ANY_SOURCE messages from rank 1 (n1) and 2, 3 (n2).
   slurm_case any_source --match '^any_source: 600 messages from 3 senders OK' -- -N2 -n4 -- "$tests/any_source" 200
   slurm_case p2p_truncate.return --count '^p2p_truncate: rank [0-9]+ OK' 2 --no-match FAIL -- \

@@ -30,12 +30,24 @@ if(SHMPI_WITH_UCX)
     --rc-nonzero --match "rank 1.*(signal 9|SIGKILL|Killed)" --
     ${SHMPI_RUN} -n 3 --oversubscribe --fake-nodes 2 $<TARGET_FILE:killed_mid_exchange>)
 
-  # No usable network device: the job stops on the first send to a remote
-  # peer, with one line of ours (UCX adds its own WARN/ERROR lines).
-  shmpi_case(net.no_device ARGS
-    --rc-nonzero --match "^shmpi: rank [0-9]+: no network path to rank [0-9]+ \\(UCX: Destination is unreachable; see UCX_TLS and UCX_NET_DEVICES\\)$"
-    --no-match "p2p_modes: rank [0-9]+ OK" --
-    env UCX_NET_DEVICES=no_such_device ${SHMPI_RUN} -n 2 --fake-nodes 2 $<TARGET_FILE:p2p_modes>)
+  # No usable network device (none named, or no network transport allowed):
+  # the job stops in MPI_Init, each rank with one line of ours, never on a
+  # first send (UCX adds its own WARN/ERROR lines).
+  foreach(setting UCX_NET_DEVICES=no_such_device UCX_TLS=shm)
+    string(REGEX REPLACE "=.*" "" variable ${setting})
+    shmpi_case(net.no_device.${variable} ARGS
+      --rc-nonzero --match "^shmpi: MPI_Init: UCX found no usable network device to reach rank [01] \\(UCX: Destination is unreachable; see UCX_TLS and UCX_NET_DEVICES\\)$"
+      --no-match "^shmpi: rank" --no-match "p2p_modes: rank [0-9]+ OK" --
+      env ${setting} ${SHMPI_RUN} -n 2 --fake-nodes 2 $<TARGET_FILE:p2p_modes>)
+  endforeach()
+
+  # A rank whose only peer is on the other node sleeps in MPI_Recv (on UCX's
+  # wake-up fd) and wakes when the message comes: rank 1 sends only once it
+  # sees rank 0 asleep in /proc. A rank that never sleeps hangs this case.
+  shmpi_case(net.wait_sleeps ARGS
+    --count "^wait_sleeps: rank [0-9]+ OK" 2 --match "^wait_sleeps: rank 0 sleeps in MPI_Recv$" --no-match "FAIL"
+    --match "${net_sent}" --
+    ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:wait_sleeps>)
 else()
   # Without UCX a job with remote peers stops at start-up with one line.
   shmpi_case(net.without_ucx ARGS

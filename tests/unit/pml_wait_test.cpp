@@ -25,9 +25,9 @@ struct CountingWatch {
   void unlocked(F&& f) noexcept {
     f();
   }
-  template <class F>
-  void sleep(long /*timeout_ns*/, F&& f) noexcept {
-    f();
+  template <class Ready, class F>
+  void sleep(long /*timeout_ns*/, Ready&& ready, F&& f) noexcept {
+    if (ready()) f();
   }
 };
 
