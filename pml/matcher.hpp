@@ -159,6 +159,12 @@ class UnexpectedQueue {
   void remove(UnexpectedMsg& m) noexcept;
   // find + remove.
   [[nodiscard]] UnexpectedMsg* take(const Envelope& want) noexcept;
+  // The earliest-arrived message with exactly the concrete envelope `msg`
+  // for which pred(message) is true, not removed; nullptr if none. Walks
+  // that envelope's list in arrival order (to withdraw one message; cost
+  // linear in the messages with that envelope).
+  template <class Pred>
+  [[nodiscard]] UnexpectedMsg* find_exact_if(const Envelope& msg, Pred&& pred) const noexcept;
   // Removes every message (each becomes !queued()). Bins stay cached.
   void clear() noexcept;
 
@@ -174,5 +180,17 @@ class UnexpectedQueue {
   std::uint64_t next_stamp_ = 0;
   std::size_t size_ = 0;
 };
+
+template <class Pred>
+UnexpectedMsg* UnexpectedQueue::find_exact_if(const Envelope& msg, Pred&& pred) const noexcept {
+  if (size_ == 0) return nullptr;
+  const detail::Bin* bin = bins_.find(detail::BinKey{msg.context, msg.source, msg.tag});
+  if (bin == nullptr) return nullptr;
+  for (detail::Link* at = bin->head.next; at != &bin->head; at = at->next) {
+    UnexpectedMsg& m = owner(*at, 0);
+    if (pred(static_cast<const UnexpectedMsg&>(m))) return &m;
+  }
+  return nullptr;
+}
 
 }  // namespace shmpi::pml

@@ -19,15 +19,18 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       epochs_(transport.size()),
       rndv_offers_out_(transport.size()),
       sent_since_heard_(transport.size(), 0),
+      sequence_out_(transport.size(), 0),
+      sequence_in_(transport.size(), 0),
       stats_(transport.size()),
       remote_(transport.size(), 0) {}
 
 bool Pml::cancel(Request& request) noexcept {
+  // A send that has left may be complete already (eager): ask the receiver.
+  if (request.kind == RequestKind::Send && request.started) return withdraw(request);
   if (request.complete) return false;
   if (request.kind == RequestKind::Recv) {
     if (!posted_.cancel(request)) return false;
   } else {
-    if (request.started) return false;  // part of it has left: too late
     SendQueue& queue = send_queues_[request.dest];
     Request* before = nullptr;
     Request* at = queue.head;

@@ -8,7 +8,8 @@
 // Fin, Split, SplitDone) go out at once, or wait in one queue while its
 // ring is full, so a record handler never blocks.
 //
-// Files: the contract below; pml.cpp (progress, cancel), send_path.cpp
+// Files: the contract below; pml.cpp (progress, cancel), withdrawal.cpp
+// (cancelling sends that left), send_path.cpp
 // (sends, receivers' replies, control records), receive_path.cpp
 // (matching, probes), rendezvous.cpp (the receiver's rendezvous and its
 // route), single_copy_reads.cpp; waiting is described in wait_loop.hpp;
@@ -92,7 +93,11 @@ class Pml {
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
 
   // Cancels a receive still waiting for a message, or a send none of which
-  // has left yet. True if cancelled (the request is then complete).
+  // has left yet: true, and the request is then complete, cancelled. A
+  // send to a peer on this node that has left (even one complete already,
+  // as an eager send is) and may not be matched yet is withdrawn instead
+  // (pml/withdrawal.cpp): false, and the request completes once the
+  // receiver answers, status.cancelled telling whether it was withdrawn.
   bool cancel(Request& request) noexcept;
 
   // --- Fast paths of the blocking calls: a small ping-pong's critical path
@@ -163,6 +168,8 @@ class Pml {
   const TrafficStats& stats() const noexcept { return stats_; }
   // The most unexpected messages held at once.
   std::size_t unexpected_peak() const noexcept { return store_.peak(); }
+  // Messages peers withdrew from our unexpected queue (cancelled sends).
+  std::uint64_t messages_withdrawn() const noexcept { return messages_withdrawn_; }
 
  private:
   // Polls of the peer's box before try_receive_now() gives up (a few
@@ -231,6 +238,14 @@ class Pml {
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
 
+  // Cancelling sends that left (withdrawal.cpp).
+  bool withdraw(Request& request) noexcept;
+  void on_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept;
+  void on_withdrawn(const MatchHeader& header) noexcept;
+  // The next first-record sequence number to `peer` / from `peer`.
+  std::uint32_t next_sequence_out(std::uint32_t peer) noexcept { return ++sequence_out_[peer]; }
+  std::uint32_t next_sequence_in(std::uint32_t peer) noexcept { return ++sequence_in_[peer]; }
+
   // Peers on other nodes (net_path.cpp).
   void start_net_send(Request& request, const Envelope& envelope) noexcept;
   static bool on_net_arrival(void* self, const net::Arrival& arrival);
@@ -270,6 +285,11 @@ class Pml {
   // By world rank: 1 once we started a send to it (start_send()), 0 again
   // when a record from it is delivered. A send that finds 0 replies to the peer.
   std::vector<std::uint8_t> sent_since_heard_;
+  // By world rank: Eager, FragFirst and Rts records sent to / delivered
+  // from it on this node, so that a Withdraw can name a message by its
+  // place on the pair (WithdrawNotice) without a word in every record.
+  std::vector<std::uint32_t> sequence_out_;
+  std::vector<std::uint32_t> sequence_in_;
 
   // Counters (see the accessors above).
   std::uint64_t split_parts_written_ = 0;
@@ -277,6 +297,7 @@ class Pml {
   std::uint64_t reads_batched_ = 0;
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_replies_ = 0;
+  std::uint64_t messages_withdrawn_ = 0;
   TrafficStats stats_;  // counted where each message's protocol is decided
 
   // Peers on other nodes: none unless use_network() was called.

@@ -20,6 +20,11 @@
 // A synchronous send (kSync) carries an 8-byte cookie right after the
 // header; the receiver answers Ack with that cookie once the message is
 // matched.
+// Cancelling a send that has left (pml/withdrawal.cpp): the sender asks
+// with Withdraw, naming the message by its envelope and its place among
+// the messages it sent the receiver (the n-th first record on this pair,
+// counted by both sides: no extra word per message); the receiver answers
+// Withdrawn, flagged kTooLate if a receive had matched it already.
 #pragma once
 
 #include <cstddef>
@@ -38,12 +43,15 @@ enum class RecordKind : std::uint8_t {
   Fin = 8,        // receiver -> sender: rendezvous `length` (cookie) finished, buffer free
   Split = 9,      // receiver -> sender: copy your part into my buffer yourself; payload SplitOffer
   SplitDone = 10, // sender -> receiver: part copied (or kRefused); `length` = receiver cookie
+  Withdraw = 11,  // sender -> receiver: take back a message; `length` = sender cookie, payload WithdrawNotice
+  Withdrawn = 12, // receiver -> sender: done (or kTooLate); `length` = sender cookie
 };
 
 inline constexpr std::uint8_t kSync = 1;      // flags: synchronous send, cookie follows the header
 inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can and will single-copy a part
                                               // into the receiver (no receive of its own posted)
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
+inline constexpr std::uint8_t kTooLate = 8;   // Withdrawn flags: a receive had matched the message
 
 // The largest sender rank a header can carry (jobs are limited to fewer
 // ranks: contract::kMaxRanks).
@@ -96,6 +104,16 @@ struct SplitOffer {
   std::uint64_t address;
   std::uint64_t offset;
   std::uint64_t bytes;
+};
+
+// Payload of a Withdraw record: the message's envelope, and its sequence
+// number on the pair (1 for the first Eager, FragFirst or Rts record the
+// sender sent this receiver, wrapping at 2^32).
+struct WithdrawNotice {
+  std::uint32_t context;
+  std::int32_t source;
+  std::int32_t tag;
+  std::uint32_t sequence;
 };
 
 // Payload of a Cts record.

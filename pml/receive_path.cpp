@@ -52,6 +52,7 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buf
     static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
     btl::copy_small(buffer, payload.data(), payload.size());
     sent_since_heard_[peer] = 0;
+    next_sequence_in(peer);
     status.source = envelope.source;
     status.tag = envelope.tag;
     status.bytes = payload.size();
@@ -124,6 +125,13 @@ void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
       break;
     }
     case RecordKind::SplitDone: on_split_done(header); break;
+    case RecordKind::Withdraw: {
+      WithdrawNotice notice;
+      std::memcpy(&notice, payload.data(), sizeof notice);
+      on_withdraw(peer, header.length, notice);
+      break;
+    }
+    case RecordKind::Withdrawn: on_withdrawn(header); break;
     default: on_first(peer, header, payload); break;
   }
 }
@@ -142,6 +150,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
   RendezvousOffer offer{};
   if (rendezvous) std::memcpy(&offer, payload.data(), sizeof offer);
   const bool more = header.kind == RecordKind::FragFirst && payload.size() < header.length;
+  const std::uint32_t sequence = next_sequence_in(peer);
 
   if (PostedRecv* posted = posted_.match(envelope)) {
     Request& request = static_cast<Request&>(*posted);
@@ -166,6 +175,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
   message.can_write = (header.flags & kCanWrite) != 0;
   message.cookie = rendezvous ? offer.cookie : cookie;
   message.address = offer.address;
+  message.sequence = sequence;
   if (!rendezvous) {
     if (!payload.empty()) std::memcpy(message.data.data(), payload.data(), payload.size());
     message.received = payload.size();
@@ -178,7 +188,7 @@ void Pml::on_fragment(std::uint32_t peer, std::span<const std::byte> payload) no
   Incoming& in = incoming_[peer];
   if (in.request != nullptr) {
     copy_into(*in.request, in.offset, payload);
-  } else {
+  } else if (in.unexpected != nullptr) {  // none: the message was withdrawn
     std::memcpy(in.unexpected->data.data() + in.offset, payload.data(), payload.size());
     in.unexpected->received += payload.size();
   }

@@ -38,10 +38,11 @@ std::byte* write_header(std::byte* out, const Request& request, RecordKind kind,
   return next;
 }
 
-// Everything owed has been pushed; complete unless the peer still owes us.
+// Everything owed has been pushed; complete unless the peer still owes us
+// (an answer, or a withdrawal's answer).
 void finished_pushing(Request& request) noexcept {
   request.pushed = true;
-  if (!request.awaiting_peer) request.complete = true;
+  if (!request.awaiting_peer && !request.withdrawing) request.complete = true;
 }
 
 }  // namespace
@@ -59,6 +60,8 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   request.mode = mode;
   request.started = false;
   request.pushed = false;
+  request.withdraw_asked = false;
+  request.withdrawing = false;
   if (remote_[dest] != 0) {
     start_net_send(request, envelope);
     return;
@@ -93,6 +96,7 @@ bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const
   if (out == nullptr) return false;
   btl::copy_to_ring(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0), buffer, bytes);
   transport_.publish(dest);
+  next_sequence_out(dest);
   stats_.sent_to(dest, bytes);
   stats_.count_eager(channel.reserved_in_box(), bytes);
   return true;
@@ -125,6 +129,7 @@ bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   btl::copy_to_ring(payload, request.send_buffer, request.length);
   transport_.publish(request.dest);
   stats_.count_eager(channel.reserved_in_box(), request.length);
+  request.sequence = next_sequence_out(request.dest);
   request.started = true;
   request.sent = request.length;
   return true;
@@ -143,6 +148,7 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   ::new (payload) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
   transport_.publish(request.dest);
   stats_.count(Protocol::Rendezvous, request.length);
+  request.sequence = next_sequence_out(request.dest);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   ++rndv_offers_out_[request.dest];
@@ -163,6 +169,7 @@ bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKi
     std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
     std::memcpy(payload, request.send_buffer + request.sent, chunk);
     transport_.publish(request.dest);
+    if (kind == RecordKind::FragFirst) request.sequence = next_sequence_out(request.dest);
     request.started = true;
     request.sent += chunk;
     first_record = false;
@@ -201,7 +208,7 @@ void Pml::on_receiver_reply(const MatchHeader& header, std::span<const std::byte
   Request& request = request_of(header.length);
   if (header.kind == RecordKind::Fin) --rndv_offers_out_[request.dest];
   request.awaiting_peer = false;
-  if (request.pushed) request.complete = true;
+  if (request.pushed && !request.withdrawing) request.complete = true;
 }
 
 // The sender's half of a split copy: write our part of the message into

@@ -21,6 +21,7 @@ struct Unexpected : UnexpectedMsg {
   bool can_write = false;       // rendezvous: the sender can take part in a split copy
   std::uint64_t cookie = 0;     // the sender's request (sync or rendezvous)
   std::uint64_t address = 0;    // rendezvous: the sender's buffer
+  std::uint32_t sequence = 0;   // its first record's sequence number on the pair (WithdrawNotice)
   std::vector<std::byte> data;  // payload; capacity kept across reuses
   Unexpected* next_free = nullptr;
 
@@ -45,6 +46,7 @@ class UnexpectedStore {
     u->can_write = false;
     u->cookie = 0;
     u->address = 0;
+    u->sequence = 0;
     u->data.resize(buffered);
     return *u;
   }

@@ -340,7 +340,9 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
                        "request " + std::to_string(*request) +
                            (r->inactive ? " is inactive: there is nothing to cancel"
                                         : " is partitioned: an active partitioned request cannot be cancelled"));
-  if (!r->proc_null && !r->pml.complete) context.pml().cancel(r->pml);  // may be too late: then it completes normally
+  // A send that left, even one complete already, is withdrawn if it can be
+  // (pml/withdrawal.cpp); too late, it completes normally.
+  if (!r->proc_null) context.pml().cancel(r->pml);
   return MPI_SUCCESS;
 }
 

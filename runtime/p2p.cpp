@@ -75,6 +75,7 @@ MPI_Request completed_request(Context& context, MPI_Comm comm, bool proc_null_re
   r.comm = comm;
   r.proc_null = proc_null_recv;
   r.pml.kind = proc_null_recv ? pml::RequestKind::Recv : pml::RequestKind::Send;
+  r.pml.started = false;  // nothing in the pml to cancel (the slot's last request may have left)
   r.pml.complete = true;
   return handle;
 }

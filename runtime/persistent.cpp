@@ -11,6 +11,7 @@ namespace {
 void complete_now(MpiRequest& r, pml::RequestKind kind) noexcept {
   r.pml.kind = kind;
   r.pml.status = pml::Status{};
+  r.pml.started = false;  // nothing in the pml to cancel (the last round's send may have left)
   r.pml.complete = true;
 }
 

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "match_test_util.hpp"
 
@@ -123,6 +124,42 @@ TEST(UnexpectedRemove, UnqueuedIsANoOp) {
   q.remove(a);
   q.remove(a);
   EXPECT_TRUE(q.empty());
+}
+
+// find_exact_if walks one envelope's messages in arrival order: how a
+// cancelled send is found to be withdrawn (pml/withdrawal.cpp).
+TEST(UnexpectedFindExactIf, WalksOneEnvelopeInArrivalOrder) {
+  UnexpectedQueue q;
+  Msg m[5] = {Msg(0, env(0, 1, 1)), Msg(1, env(0, 1, 2)), Msg(2, env(0, 1, 1)),
+              Msg(3, env(1, 1, 1)), Msg(4, env(0, 1, 1))};
+  for (Msg& x : m) q.push(x);
+  std::vector<int> seen;
+  auto record = [&seen](const UnexpectedMsg& u) {
+    seen.push_back(static_cast<const Msg&>(u).id);
+    return false;
+  };
+  EXPECT_EQ(q.find_exact_if(env(0, 1, 1), record), nullptr);
+  EXPECT_EQ(seen, (std::vector<int>{0, 2, 4}));  // not 1 (other tag) nor 3 (other context)
+  auto id_is = [](int id) { return [id](const UnexpectedMsg& u) { return static_cast<const Msg&>(u).id == id; }; };
+  EXPECT_EQ(q.find_exact_if(env(0, 1, 1), id_is(2)), &m[2]);
+  EXPECT_EQ(q.find_exact_if(env(0, 1, 1), id_is(1)), nullptr);
+  EXPECT_EQ(q.find_exact_if(env(0, 7, 7), id_is(0)), nullptr);  // no such bin
+  EXPECT_EQ(q.size(), 5U);                                       // nothing removed
+}
+
+TEST(UnexpectedFindExactIf, RemovingTheFoundOneKeepsTheOthersMatchable) {
+  UnexpectedQueue q;
+  Msg a(0, env(0, 1, 1)), b(1, env(0, 1, 1)), c(2, env(0, 1, 1));
+  q.push(a);
+  q.push(b);
+  q.push(c);
+  UnexpectedMsg* found = q.find_exact_if(env(0, 1, 1), [&b](const UnexpectedMsg& u) { return &u == &b; });
+  ASSERT_EQ(found, &b);
+  q.remove(*found);
+  EXPECT_EQ(id_of(q.take(env(0, kAnySource, kAnyTag))), 0);
+  EXPECT_EQ(id_of(q.take(env(0, 1, kAnyTag))), 2);
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.find_exact_if(env(0, 1, 1), [](const UnexpectedMsg&) { return true; }), nullptr);
 }
 
 TEST(Stamps, IncreaseInPostAndArrivalOrder) {
