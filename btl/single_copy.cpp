@@ -16,6 +16,21 @@ namespace {
 // EPERM or ENOSYS.
 bool is_refusal(int error) noexcept { return error == EPERM || error == EACCES || error == ENOSYS; }
 
+// Moves the front of `iov[0, count)` past `bytes` bytes that were copied,
+// in the caller's copy of the array; returns the new start.
+iovec* skip_copied(iovec* iov, std::size_t& count, std::size_t bytes) noexcept {
+  while (count > 0 && bytes >= iov->iov_len) {
+    bytes -= iov->iov_len;
+    ++iov;
+    --count;
+  }
+  if (count > 0 && bytes > 0) {
+    iov->iov_base = static_cast<std::byte*>(iov->iov_base) + bytes;
+    iov->iov_len -= bytes;
+  }
+  return iov;
+}
+
 }  // namespace
 
 SingleCopy::SingleCopy(bool enabled, bool forced_failure, std::size_t max_chunk) noexcept
@@ -96,6 +111,45 @@ CopyResult SingleCopy::read_pieces(pid_t peer, std::span<const ReadPiece> pieces
   if (n >= 0 && static_cast<std::size_t>(n) == total) return CopyResult::Done;
   if (n >= 0) errno = EFAULT;  // short: a bad page (or a signal) somewhere
   return failure();
+}
+
+CopyResult SingleCopy::read_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
+                                 std::size_t bytes) noexcept {
+  if (!permitted()) return CopyResult::NotPermitted;
+  constexpr std::size_t kMaxIovecs = 1024;  // UIO_MAXIOV
+  if (local.size() > kMaxIovecs || remote.size() > kMaxIovecs) {
+    errno = EINVAL;
+    return CopyResult::Failed;
+  }
+  // The first call is made on the caller's arrays; only a short count
+  // (a signal, or a bad page the next call reports) pays for a copy.
+  auto* mine = const_cast<iovec*>(local.data());  // process_vm_readv only reads the arrays
+  auto* theirs = const_cast<iovec*>(remote.data());
+  std::size_t mine_count = local.size(), theirs_count = remote.size();
+  std::array<iovec, kMaxIovecs> mine_left, theirs_left;
+  bool own_arrays = false;
+  std::size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::process_vm_readv(peer, mine, mine_count, theirs, theirs_count, 0);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      if (done == bytes) break;
+      if (!own_arrays) {
+        own_arrays = true;
+        std::copy_n(mine, mine_count, mine_left.data());
+        std::copy_n(theirs, theirs_count, theirs_left.data());
+        mine = mine_left.data();
+        theirs = theirs_left.data();
+      }
+      mine = skip_copied(mine, mine_count, static_cast<std::size_t>(n));
+      theirs = skip_copied(theirs, theirs_count, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EFAULT;
+    return failure();
+  }
+  return CopyResult::Done;
 }
 
 bool SingleCopy::probe(pid_t peer, std::uint64_t remote, std::size_t bytes) noexcept {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <atomic>
 #include <cstddef>
@@ -77,6 +78,14 @@ class SingleCopy {
   // one by one with read(), which reports each one's fate.
   static constexpr std::size_t kMaxPieces = 16;
   CopyResult read_pieces(pid_t peer, std::span<const ReadPiece> pieces) noexcept;
+
+  // Reads the peer's runs `remote` into our runs `local` (both covering
+  // `bytes` bytes, at most 1024 iovecs a side) in one system call, more
+  // only when the kernel stops short: a non-contiguous message on either
+  // side crosses memory once, never packed. Same contract as read(); the
+  // iovec arrays are not changed.
+  CopyResult read_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
+                       std::size_t bytes) noexcept;
 
   // Copies `bytes` from `local` to address `remote` of process `peer`.
   // Same contract as read().

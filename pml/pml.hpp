@@ -87,10 +87,19 @@ class Pml {
   // Starts sending `bytes` from `buffer` to world rank `dest`. The request
   // completes when the buffer may be reused (and, in synchronous mode, once
   // the receiver matched it). `envelope.source` is our communicator rank.
+  // With `runs` (only where moves_runs() says so) the bytes are the packed
+  // stream of that layout, taken from it without packing it first
+  // (run_layout.hpp); `buffer` is unused.
   void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                  std::size_t bytes, SendMode mode = SendMode::Standard);
-  // Starts a receive of at most `capacity` bytes matching `want`.
-  void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
+                  std::size_t bytes, SendMode mode = SendMode::Standard, const RunLayout* runs = nullptr);
+  // Starts a receive of at most `capacity` bytes matching `want`; with
+  // `runs` (only where moves_runs() says so) into that layout, `buffer`
+  // unused.
+  void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
+                  const RunLayout* runs = nullptr);
+  // Whether sends and receives may take a RunLayout: not while peers on
+  // other nodes exist (the network moves contiguous bytes only).
+  bool moves_runs() const noexcept { return network_ == nullptr; }
 
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet: true, and the request is then complete, cancelled. A
@@ -164,6 +173,9 @@ class Pml {
   std::uint64_t epochs_recorded() const noexcept { return epochs_recorded_; }
   // Rendezvous-sized sends pipelined as replies (reply_pipeline_limit).
   std::uint64_t pipelined_replies() const noexcept { return pipelined_replies_; }
+  // Rendezvous messages received by one copy between runs, a RunLayout on
+  // either side (run_reads.cpp).
+  std::uint64_t run_copies() const noexcept { return run_copies_; }
   // What our traffic did, for the run report (pml/traffic_stats.hpp).
   const TrafficStats& stats() const noexcept { return stats_; }
   // The most unexpected messages held at once.
@@ -237,6 +249,10 @@ class Pml {
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
+  // Rendezvous where either side is a RunLayout (run_reads.cpp).
+  void start_run_rendezvous(Request& request, std::uint32_t peer, bool sender_runs) noexcept;
+  bool read_runs(Request& request, std::uint32_t peer, bool sender_runs) noexcept;
+  bool fetch(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
 
   // Cancelling sends that left (withdrawal.cpp).
   bool withdraw(Request& request) noexcept;
@@ -298,6 +314,7 @@ class Pml {
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_replies_ = 0;
   std::uint64_t messages_withdrawn_ = 0;
+  std::uint64_t run_copies_ = 0;  // rendezvous messages copied between runs (run_reads.cpp)
   TrafficStats stats_;  // counted where each message's protocol is decided
 
   // Peers on other nodes: none unless use_network() was called.

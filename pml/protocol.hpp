@@ -92,7 +92,8 @@ constexpr std::size_t header_bytes(RecordKind kind) noexcept {
 // Payload of an Rts record.
 struct RendezvousOffer {
   std::uint64_t address;  // the sender's buffer, in the sender's address space
-  std::uint64_t cookie;   // the sender's request
+  std::uint64_t cookie;   // the sender's request; with kRunsCookie set, `address`
+                          // is the sender's RunLayout (pml/run_layout.hpp)
 };
 
 // Payload of a Split record: the receiver copies [0, offset) itself while

@@ -17,13 +17,16 @@ void set_up_receive(Request& request, void* buffer, std::size_t capacity) noexce
   request.recv_buffer = static_cast<std::byte*>(buffer);
   request.capacity = capacity;
   request.received = 0;
+  request.layout = nullptr;
   request.status = Status{};
 }
 
 }  // namespace
 
-void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity) {
+void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
+                     const RunLayout* runs) {
   set_up_receive(request, buffer, capacity);
+  request.layout = runs;
   request.want = load_envelope(want);
   if (UnexpectedMsg* message = unexpected_.take(request.want)) {
     deliver_unexpected(request, static_cast<Unexpected&>(*message));

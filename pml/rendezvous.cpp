@@ -42,6 +42,11 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.part_failed = false;
   request.awaiting_peer = false;
   request.in_epoch = false;
+  if (request.layout != nullptr || (cookie & kRunsCookie) != 0) [[unlikely]] {
+    request.sender_cookie = cookie & ~kRunsCookie;
+    start_run_rendezvous(request, peer, (cookie & kRunsCookie) != 0);
+    return;
+  }
   const bool cross_process = peer != transport_.rank() && single_copy_on();  // CMA can reach the sender
   if (routes_.enabled() && cross_process) {
     if (rndv_offers_out_[peer] != 0) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "pml/matcher.hpp"
+#include "pml/run_layout.hpp"
 
 namespace shmpi::pml {
 
@@ -71,6 +72,11 @@ struct Request : PostedRecv {
   std::uint32_t sequence;  // send: its first record's sequence number on the pair (set once started)
   Envelope envelope;     // context, source (our rank in the communicator), tag
   Request* next_send;    // per-peer send queue link
+
+  // A non-contiguous buffer moved without packing (pml/run_layout.hpp):
+  // receive: where the bytes go instead of recv_buffer; send: where they
+  // come from instead of send_buffer. nullptr for contiguous buffers.
+  const RunLayout* layout;
 
   Status status;
 };

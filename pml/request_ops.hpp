@@ -27,9 +27,22 @@ inline void finish_receive(Request& request) noexcept {
 // Copies `payload`, which belongs at message offset `offset`, into the part
 // of the receive buffer that exists (a truncated receive keeps its prefix).
 inline void copy_into(Request& request, std::uint64_t offset, std::span<const std::byte> payload) noexcept {
+  if (request.layout != nullptr) [[unlikely]] {
+    scatter_into(*request.layout, request.capacity, offset, payload);
+    return;
+  }
   if (offset >= request.capacity || payload.empty()) return;
   const std::size_t n = std::min<std::size_t>(payload.size(), request.capacity - offset);
   std::memcpy(request.recv_buffer + offset, payload.data(), n);
+}
+
+// Copies bytes [offset, offset + bytes) of a send's payload into a record at `out`.
+inline void copy_out(const Request& request, std::uint64_t offset, std::byte* out, std::size_t bytes) noexcept {
+  if (request.layout == nullptr) [[likely]] {
+    std::memcpy(out, request.send_buffer + offset, bytes);
+  } else {
+    gather_from(*request.layout, offset, out, bytes);
+  }
 }
 
 // A receive matched a message from `envelope` of `length` bytes.

@@ -48,8 +48,9 @@ void finished_pushing(Request& request) noexcept {
 }  // namespace
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                     std::size_t bytes, SendMode mode) {
+                     std::size_t bytes, SendMode mode, const RunLayout* runs) {
   stats_.sent_to(dest, bytes);
+  request.layout = runs;
   request.kind = RequestKind::Send;
   request.complete = false;
   request.send_buffer = static_cast<const std::byte*>(buffer);
@@ -126,7 +127,11 @@ bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   std::byte* out = channel.try_reserve(kPrefixBytes + extra + request.length);
   if (out == nullptr) return false;
   std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
-  btl::copy_to_ring(payload, request.send_buffer, request.length);
+  if (request.layout == nullptr) [[likely]] {
+    btl::copy_to_ring(payload, request.send_buffer, request.length);
+  } else {
+    gather_from(*request.layout, 0, payload, request.length);  // packed straight into the record
+  }
   transport_.publish(request.dest);
   stats_.count_eager(channel.reserved_in_box(), request.length);
   request.sequence = next_sequence_out(request.dest);
@@ -145,7 +150,11 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   const bool can_write = single_copy_on() && posted_.empty();
   std::byte* payload = write_header(out, request, RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0},
                                     request.length);
-  ::new (payload) RendezvousOffer{reinterpret_cast<std::uintptr_t>(request.send_buffer), cookie_of(request)};
+  // A send from runs offers its RunLayout instead of a buffer (run_layout.hpp).
+  const bool runs = request.layout != nullptr;
+  const void* offered = runs ? static_cast<const void*>(request.layout) : request.send_buffer;
+  ::new (payload)
+      RendezvousOffer{reinterpret_cast<std::uintptr_t>(offered), cookie_of(request) | (runs ? kRunsCookie : 0)};
   transport_.publish(request.dest);
   stats_.count(Protocol::Rendezvous, request.length);
   request.sequence = next_sequence_out(request.dest);
@@ -167,7 +176,7 @@ bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKi
     std::byte* out = channel.try_reserve(kHeaderBytes + extra + chunk);
     if (out == nullptr) return false;
     std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
-    std::memcpy(payload, request.send_buffer + request.sent, chunk);
+    copy_out(request, request.sent, payload, chunk);
     transport_.publish(request.dest);
     if (kind == RecordKind::FragFirst) request.sequence = next_sequence_out(request.dest);
     request.started = true;

@@ -87,7 +87,7 @@ void start_send(Context& context, const Transfer& t, const void* buf, pml::SendM
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
-  if (t.packed()) buf = pack_for_send(context, r, t, buf);
+  if (t.packed()) return start_packed_send(context, r, t, t.comm->world_rank(t.peer), buf, mode);
   context.pml().start_send(r.pml, t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
                            buf, t.bytes, mode);
 }
@@ -99,7 +99,7 @@ void start_recv(Context& context, const Transfer& t, void* buf, MPI_Request* han
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
-  if (t.packed()) buf = receive_buffer(context, r, t, buf);
+  if (t.packed()) return start_packed_recv(context, r, t, buf);
   context.pml().start_recv(r.pml, pml::Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
 }
 
@@ -128,7 +128,9 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
     std::memcpy(space.at(*offset), buf, t.bytes);
   }
   MPI_Request handle = MPI_REQUEST_NULL;
-  start_send(context, t, space.at(*offset), pml::SendMode::Standard, &handle);
+  Transfer packed_copy = t;  // the attached buffer holds packed bytes: sent as they are
+  packed_copy.packed_type = MPI_DATATYPE_NULL;
+  start_send(context, packed_copy, space.at(*offset), pml::SendMode::Standard, &handle);
   MpiRequest& r = *context.requests().find(handle);
   if (r.pml.complete) {  // it left at once: the space is free again
     space.release(*offset);

@@ -35,11 +35,32 @@ Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count)
   return std::nullopt;
 }
 
-const void* pack_for_send(Context& context, MpiRequest& r, const Transfer& t, const void* buf) {
+void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, std::uint32_t dest, const void* buf,
+                       pml::SendMode mode) {
   r.packed.layout = context.datatypes().layout(t.packed_type);
+  const datatype::Type& type = *r.packed.layout;
+  const pml::Envelope envelope{t.comm->context, t.comm->rank, t.tag};
+  const auto count = static_cast<std::uint64_t>(t.count);
+  if (context.pml().moves_runs()) {
+    r.packed.runs = pml::describe_runs(type.program(), count, type.extent(), buf);
+    context.pml().start_send(r.pml, dest, envelope, buf, t.bytes, mode, &r.packed.runs);
+    return;
+  }
   r.packed.bytes.resize(t.bytes);
-  pack_elements(*r.packed.layout, static_cast<std::uint64_t>(t.count), buf, r.packed.bytes.data());
-  return r.packed.bytes.data();
+  pack_elements(type, count, buf, r.packed.bytes.data());
+  context.pml().start_send(r.pml, dest, envelope, r.packed.bytes.data(), t.bytes, mode);
+}
+
+void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, void* buf) {
+  const pml::Envelope want{t.comm->context, t.peer, t.tag};
+  if (!context.pml().moves_runs()) {
+    context.pml().start_recv(r.pml, want, receive_buffer(context, r, t, buf), t.bytes);
+    return;
+  }
+  r.packed.layout = context.datatypes().layout(t.packed_type);
+  const datatype::Type& type = *r.packed.layout;
+  r.packed.runs = pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf);
+  context.pml().start_recv(r.pml, want, buf, t.bytes, &r.packed.runs);
 }
 
 void* receive_buffer(Context& context, MpiRequest& r, const Transfer& t, void* buf) {

@@ -1,13 +1,14 @@
 // Point-to-point with datatypes that are not contiguous, at the runtime
-// layer: a send packs the elements into a temporary buffer (the request's
-// PackedBuffer) and sends its bytes; a receive receives bytes into one and
-// unpacks them when the request completes (finish_packed, called where
-// Wait/Test retire a request). The pml only ever sees contiguous bytes.
-//
-// This is the simple path. The pml is to replace it: pack small messages
-// straight into ring records and pipelined ones fragment by fragment with a
-// datatype::Cursor, and move rendezvous data with process_vm_readv/writev
-// over datatype::next_iovecs batches, so nothing is packed twice.
+// layer. Nothing is packed into a temporary buffer where the pml can move
+// the user's runs itself (pml/run_layout.hpp: always, unless the job has
+// peers on other nodes): a receive hands it the layout (payloads unpacked
+// straight from ring records, or a rendezvous one read into the runs with
+// process_vm_readv), and so does a send (packed straight into ring
+// records, or its runs read by the receiver). Otherwise a send packs the
+// elements into a temporary buffer (the request's PackedBuffer) and sends
+// its bytes; a receive receives bytes into one and unpacks them when the
+// request completes (finish_packed, called where Wait/Test retire a
+// request).
 #pragma once
 
 #include "runtime/arg_checks.hpp"
@@ -20,9 +21,13 @@ namespace shmpi::runtime {
 // element, its extent must not be negative.
 Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count);
 
-// Packs the elements of packed send `t` into request `r`'s buffer and
-// returns the bytes to send.
-const void* pack_for_send(Context& context, MpiRequest& r, const Transfer& t, const void* buf);
+// Starts packed send `t` of the elements at `buf` to world rank `dest` on
+// request `r`: from the runs where the pml can, else from a packed copy.
+void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, std::uint32_t dest, const void* buf,
+                       pml::SendMode mode);
+// Starts packed receive `t` into the elements at `buf` on request `r`:
+// straight into the runs where the pml can, else through a buffer.
+void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, void* buf);
 
 // Gives request `r` the buffer packed receive `t` receives into (unpacked
 // into `buf` by finish_packed) and returns it.

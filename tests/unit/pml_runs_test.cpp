@@ -1,0 +1,138 @@
+// Pml with RunLayouts (pml/run_layout.hpp): non-contiguous sends and
+// receives move without packing, one copy between the two sides' runs, in
+// all four combinations; refused, the sender packs fragment by fragment;
+// eager and pipelined payloads are unpacked straight from the ring.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "datatype/copy.hpp"
+#include "pml_job.hpp"
+
+namespace shmpi::pml {
+namespace {
+
+using test_job::Copy;
+using test_job::kCtx;
+using test_job::TwoRanks;
+
+// A column of `rows` 8-byte values in a matrix of 4 of them a row: one
+// element of a strided run (vector types compile to this).
+struct Column {
+  explicit Column(std::uint64_t rows) : bytes(rows * 32, std::byte{0xEE}) {
+    program.ops = {datatype::Op{0, 32, rows, 8, 0, false}};
+    program.size = rows * 8;
+  }
+  RunLayout layout() { return describe_runs(program, 1, static_cast<std::int64_t>(bytes.size()), bytes.data()); }
+  datatype::Program program;
+  std::vector<std::byte> bytes;
+};
+
+// The packed stream of a column.
+std::vector<std::byte> packed(const Column& column) {
+  datatype::Cursor cursor(column.program, 1, 0);
+  std::vector<std::byte> out(cursor.total());
+  datatype::pack(cursor, column.bytes.data(), out.data(), out.size());
+  return out;
+}
+
+// Every value of the column is the stream, and every gap is still 0xEE.
+void expect_column(const Column& column, const std::vector<std::byte>& stream) {
+  ASSERT_EQ(packed(column), stream);
+  for (std::size_t i = 0; i < column.bytes.size(); ++i)
+    if (i % 32 >= 8) {
+      ASSERT_EQ(column.bytes[i], std::byte{0xEE}) << "gap byte " << i;
+    }
+}
+
+Column column_of(const std::vector<std::byte>& stream) {
+  Column c(stream.size() / 8);
+  for (std::size_t row = 0; row < stream.size() / 8; ++row) std::memcpy(&c.bytes[row * 32], &stream[row * 8], 8);
+  return c;
+}
+
+constexpr std::uint64_t kRows = 40000;  // 320 KiB: rendezvous, and more runs than one batch takes
+
+struct Sides {
+  bool send_runs, recv_runs;
+};
+
+// Sends a stream from rank 0 to rank 1, each side contiguous or a column.
+void exchange(TwoRanks& job, Sides sides, const std::vector<std::byte>& stream) {
+  Column from = column_of(stream), to(stream.size() / 8);
+  const RunLayout send_layout = from.layout(), recv_layout = to.layout();
+  std::vector<std::byte> flat_in(stream.size(), std::byte{0xEE});
+  Request send, recv;
+  job.p1->start_recv(recv, Envelope{kCtx, 0, 3}, flat_in.data(), stream.size(),
+                     sides.recv_runs ? &recv_layout : nullptr);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 3}, stream.data(), stream.size(), SendMode::Standard,
+                     sides.send_runs ? &send_layout : nullptr);
+  job.run({&send, &recv});
+  EXPECT_EQ(recv.status.bytes, stream.size());
+  if (sides.recv_runs) {
+    expect_column(to, stream);
+  } else {
+    EXPECT_EQ(flat_in, stream);
+  }
+}
+
+TEST(PmlRuns, EachCombinationIsOneCopyBetweenRuns) {
+  const auto stream = test_job::pattern(kRows * 8, 4);
+  TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
+  exchange(job, {true, false}, stream);
+  exchange(job, {false, true}, stream);
+  exchange(job, {true, true}, stream);
+  if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
+  EXPECT_EQ(job.p1->run_copies(), 3U);
+  exchange(job, {false, false}, stream);  // contiguous: the usual path
+  EXPECT_EQ(job.p1->run_copies(), 3U);
+  EXPECT_EQ(job.p1->stats().totals()[Protocol::SingleCopy].messages, 4U);
+}
+
+TEST(PmlRuns, RefusedTheSenderPacksEachFragment) {
+  const auto stream = test_job::pattern(kRows * 8, 6);
+  TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::CmaRefused);
+  exchange(job, {true, false}, stream);
+  exchange(job, {false, true}, stream);
+  exchange(job, {true, true}, stream);
+  EXPECT_EQ(job.p1->run_copies(), 0U);
+  EXPECT_EQ(job.p1->stats().totals()[Protocol::Streamed].messages, 3U);
+}
+
+TEST(PmlRuns, EagerAndPipelinedPayloadsLandInTheRuns) {
+  TwoRanks job;  // streamed rendezvous, eager up to 4 KiB, pipelined below 16 KiB
+  for (const std::size_t bytes : {std::size_t{8}, std::size_t{1000}, std::size_t{12000}, std::size_t{48000}}) {
+    const auto stream = test_job::pattern(bytes, static_cast<unsigned>(bytes));
+    exchange(job, {false, true}, stream);
+  }
+}
+
+TEST(PmlRuns, AnUnexpectedOfferIsReadIntoTheRunsWhenTheReceiveComes) {
+  const auto stream = test_job::pattern(kRows * 8, 8);
+  TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
+  Column from = column_of(stream), to(kRows);
+  const RunLayout send_layout = from.layout(), recv_layout = to.layout();
+  Request send, recv;
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 4}, nullptr, stream.size(), SendMode::Synchronous, &send_layout);
+  for (int i = 0; i < 100; ++i) job.p1->progress();
+  EXPECT_EQ(job.p1->unexpected_count(), 1U);
+  job.p1->start_recv(recv, Envelope{kCtx, 0, 4}, nullptr, stream.size(), &recv_layout);
+  job.run({&send, &recv});
+  expect_column(to, stream);
+}
+
+TEST(PmlRuns, ATruncatedReceiveFillsItsRunsAndNoMore) {
+  const auto stream = test_job::pattern(kRows * 8, 10);
+  TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
+  Column to(kRows / 2);
+  const RunLayout recv_layout = to.layout();
+  Request send, recv;
+  job.p1->start_recv(recv, Envelope{kCtx, 0, 5}, nullptr, kRows * 4, &recv_layout);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 5}, stream.data(), stream.size());
+  job.run({&send, &recv});
+  EXPECT_EQ(recv.status.result, Completion::Truncated);
+  expect_column(to, std::vector<std::byte>(stream.begin(), stream.begin() + kRows * 4));
+}
+
+}  // namespace
+}  // namespace shmpi::pml
