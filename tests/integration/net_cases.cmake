@@ -27,7 +27,7 @@ if(SHMPI_WITH_UCX)
 
   # A remote peer that dies is reported like a local one.
   shmpi_case(net.killed_mid_exchange.np3 ARGS
-    --rc-nonzero --match "rank 1.*(signal 9|SIGKILL|Killed)" --
+    --rc-nonzero --match "rank 1.*(signal 9|SIGKILL|Killed)|network send to rank 1 failed" --
     ${SHMPI_RUN} -n 3 --oversubscribe --fake-nodes 2 $<TARGET_FILE:killed_mid_exchange>)
 
   # No usable network device (none named, or no network transport allowed):
