@@ -58,6 +58,7 @@ bool Pml::progress() noexcept {
       if (send_queues_[peer].head != nullptr) push_queued(peer);
     moved = moved || queued_sends_ != before;
   }
+  moves_ += moved ? 1 : 0;
   return moved;
 }
 

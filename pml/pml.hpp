@@ -158,6 +158,9 @@ class Pml {
   // Nothing of ours waits: every record we owe a peer is in its channel and
   // no read is deferred. Only a peer's record can make progress now.
   bool owes_nothing() const noexcept { return queued_sends_ == 0 && controls_.empty() && reads_.empty(); }
+  // Rounds of progress() that moved something, ever: a caller that saw
+  // this change knows requests not its own may have completed.
+  std::uint64_t moves() const noexcept { return moves_; }
 
   // --- Counters, for tests and benchmarks.
 
@@ -290,6 +293,7 @@ class Pml {
   std::vector<Incoming> incoming_;      // by world rank
   std::vector<SendQueue> send_queues_;  // by world rank
   std::uint32_t queued_sends_ = 0;      // in all send_queues_
+  std::uint64_t moves_ = 0;             // see moves()
   std::vector<ControlRecord> controls_;  // control records waiting for ring space
   ReadBatch reads_;                      // made by progress()
   RouteChooser routes_;
@@ -330,6 +334,10 @@ template <class Done, class Watch>
 void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
   for (std::uint32_t polls = 0; polls < kPollsBeforeLongWait; ++polls) {
     if (done()) return;
+    if (const Turn turn = watch.take_turn(done); turn != Turn::Progress) {
+      if (turn == Turn::Done) return;
+      continue;
+    }
     if (!progress()) pace(polls);
     watch.between_rounds();
   }
@@ -356,6 +364,10 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
   std::uint32_t yields = 0;
   std::uint64_t yielding_since = 0;
   while (!done()) {
+    if (const Turn turn = watch.take_turn(done); turn != Turn::Progress) {
+      if (turn == Turn::Done) return;
+      continue;
+    }
     if (progress()) {
       idle = yields = 0;
       watch.progressed();

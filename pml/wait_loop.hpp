@@ -20,7 +20,9 @@
 // A round that moves something starts steps 3 and 4 over.
 //
 // Threads (MPI_THREAD_MULTIPLE): the caller holds the rank's lock for the
-// wait, and its watcher decides what to do with it: after every round the
+// wait, and its watcher decides what to do with it: before every round
+// watch.take_turn(done) says whether this thread progresses (one does; the
+// others sleep until it finds their wait over), after every round the
 // wait calls watch.between_rounds() (the runtime's hands the lock to the
 // threads waiting for it, then takes it back), it yields inside
 // watch.unlocked(...) and sleeps inside watch.sleep(timeout, ready, sleep)
@@ -55,10 +57,20 @@ struct WaitPolicy {
 // few rounds; the hang report is about the ones that do not.
 inline constexpr std::uint32_t kPollsBeforeLongWait = 256;
 
+// What a waiting thread does with its turn (watch.take_turn(done)): runs a
+// round of progress, or (another thread progresses) it slept and now looks
+// at done() again, or its wait is over (the other thread saw done() true
+// for it: done() is not asked again).
+enum class Turn { Progress, LookAgain, Done };
+
 // A watcher for waits nobody reports on.
 struct Unwatched {
   void long_wait() noexcept {}
   void long_wait_over() noexcept {}
+  template <class Done>
+  Turn take_turn(Done& /*done*/) noexcept {
+    return Turn::Progress;
+  }
   void between_rounds() noexcept {}
   void progressed() noexcept {}
   template <class Idle>

@@ -3,6 +3,8 @@
 // below it (pml, btl) takes its state by reference.
 #pragma once
 
+#include <sched.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -67,6 +69,15 @@ class Context {
     if (moved && shared_ != nullptr) idle_threads_.progressed();  // it may be another thread's
     return moved;
   }
+  // Under MPI_THREAD_MULTIPLE, as a call returns: whatever it moved may
+  // have completed what threads standing by wait for (IdleThreads).
+  void call_entered() noexcept { idle_threads_.call_entered(); }
+  void call_leaving() noexcept {
+    idle_threads_.call_left();
+    if (pml_.moves() == moves_told_) return;
+    moves_told_ = pml_.moves();
+    idle_threads_.progressed();
+  }
   PartitionedPairing& partitioned_pairing() noexcept { return partitioned_pairing_; }
 
   // Recycles completed orphaned requests and their Bsend space.
@@ -91,11 +102,11 @@ class Context {
       return finished();
     };
     if (shared_ == nullptr) [[likely]] {
-      pml_.wait_until(done, LongWaitReport{status_, call, requests_});
+      pml_.wait_until(done, LongWaitReport{{}, status_, call, requests_});
       return;
     }
     waiting_.push_back(&call);  // for MPI_Finalize's report of what other threads wait for
-    pml_.wait_until(done, SharedWait{LongWaitReport{status_, call, requests_}, *shared_, idle_threads_});
+    pml_.wait_until(done, SharedWait{LongWaitReport{{}, status_, call, requests_}, *shared_, idle_threads_});
     std::erase(waiting_, &call);
   }
 
@@ -110,32 +121,31 @@ class Context {
 
  private:
   // Writes what a long wait waits for into the status page (the hang report).
-  struct LongWaitReport {
+  struct LongWaitReport : pml::Unwatched {
     StatusPage& page;
     const BlockedCall& call;
     const RequestTable& requests;
     void long_wait() noexcept { page.blocked(call, requests.active()); }
     void long_wait_over() noexcept { page.unblocked(call); }
-    void between_rounds() noexcept {}
-    void progressed() noexcept {}
-    template <class Idle>
-    void unlocked(Idle&& idle) noexcept {
-      idle();
-    }
-    template <class Ready, class Sleep>
-    void sleep(long /*timeout_ns*/, Ready&& ready, Sleep&& sleep) noexcept {
-      if (ready()) sleep();
-    }
   };
-  // A wait of one of several threads: takes turns with the others for the
-  // lock between rounds, and never holds it while it yields or sleeps.
+  // A wait of one of several threads: one of them progresses, the others
+  // stand by (IdleThreads); the lock goes to threads that want it between
+  // rounds, and nobody holds it while idle.
   struct SharedWait {
     LongWaitReport report;
     EntryLock& lock;
     IdleThreads& idle_threads;
+    ~SharedWait() { idle_threads.leave(this); }
     void long_wait() noexcept { report.long_wait(); }
     void long_wait_over() noexcept { report.long_wait_over(); }
-    void between_rounds() noexcept { lock.hand_on(); }
+    template <class Done>
+    pml::Turn take_turn(Done& done) noexcept {
+      return idle_threads.take_turn(lock, this, done);
+    }
+    void between_rounds() noexcept {
+      lock.hand_on();
+      if (idle_threads.others_working()) unlocked([] { ::sched_yield(); });
+    }
     void progressed() noexcept { idle_threads.progressed(); }
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
@@ -144,8 +154,11 @@ class Context {
       lock.lock();
     }
     template <class Ready, class Sleep>
-    void sleep(long timeout_ns, Ready&& ready, Sleep&& sleep) noexcept {
-      idle_threads.sleep(lock, timeout_ns, ready, sleep);
+    void sleep(long /*timeout_ns*/, Ready&& ready, Sleep&& sleep) noexcept {
+      if (!ready()) return;
+      lock.unlock();
+      sleep();
+      lock.lock();
     }
   };
 
@@ -174,6 +187,7 @@ class Context {
   PartitionedPairing partitioned_pairing_;
   EntryLock* shared_ = nullptr;              // MPI_THREAD_MULTIPLE: the rank's lock
   IdleThreads idle_threads_;                 // MPI_THREAD_MULTIPLE: who sleeps where
+  std::uint64_t moves_told_ = 0;             // pml_.moves() at the last wake_stand_by()
   std::vector<const BlockedCall*> waiting_;  // under *shared_: calls now waiting
 };
 

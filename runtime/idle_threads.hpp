@@ -1,17 +1,21 @@
-// IdleThreads: how the threads of an MPI_THREAD_MULTIPLE rank sleep when
-// their waits have nothing to do.
+// IdleThreads: how the threads of an MPI_THREAD_MULTIPLE rank share the
+// waiting.
 //
-// A rank has one doorbell (btl::Transport::wait_for_records), built for one
-// sleeper. So one thread at a time sleeps on it; the others sleep on a word
-// of their own process (a private futex) until a thread's progress moves
-// something (which may have completed what they wait for: the thread that
-// moves a record need not be the one waiting for it) or the doorbell sleeper
-// wakes. Without this, a thread whose request another thread completed slept
-// out its whole timeout, once per message.
+// One waiting thread progresses the rank at a time (the first to wait);
+// the others stand by, each asleep on a word of its own (a private futex).
+// After every round of progress that moved something, the progressing
+// thread asks each one's done() on its behalf (holding the lock, which
+// done() needs) and wakes only those whose wait is over; when its own wait
+// ends it wakes one stand-by to take over. So a message costs one wake-up,
+// of the thread it was for. (With every waiter contending for the lock
+// after every round, or all of them woken at each move, threads that
+// outnumber cores took turns at the scheduler's pace.)
+//
+// The progressing thread sleeps on the rank's doorbell when nothing moves
+// (btl::Transport, built for one sleeper).
 //
 // Every member is used with the rank's EntryLock held, except the sleeping
-// itself, which releases it; generation_ is atomic because a sleeper reads
-// it in the kernel without the lock.
+// itself, which releases it.
 #pragma once
 
 #include <linux/futex.h>
@@ -19,58 +23,111 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <climits>
+#include <cerrno>
 #include <cstdint>
 #include <ctime>
 
+#include "pml/wait_loop.hpp"
 #include "runtime/entry_lock.hpp"
 
 namespace shmpi::runtime {
 
 class IdleThreads {
  public:
-  // Sleeps the caller, which holds `lock`, for at most timeout_ns: on the
-  // doorbell (`ready` with the lock, then `sleep` without) if no other
-  // thread is on it, else on our own word.
-  template <class Ready, class Sleep>
-  void sleep(EntryLock& lock, long timeout_ns, Ready&& ready, Sleep&& sleep) noexcept {
-    if (!doorbell_taken_) {
-      if (!ready()) return;  // something came in: no sleep
-      doorbell_taken_ = true;
-      lock.unlock();
-      sleep();
-      lock.lock();
-      doorbell_taken_ = false;
-      wake_all();  // one of them takes the doorbell over, and all look again
-      return;
-    }
-    const std::uint32_t seen = generation_.load(std::memory_order_relaxed);
-    ++sleepers_;
+  // `waiter`'s turn in its wait: Progress if it progresses the rank (no
+  // other thread does); else it sleeps until it is woken, and then Done if
+  // the progressing thread found done() true for it (done() must not be
+  // asked again: it may have taken a message), LookAgain otherwise.
+  template <class Done>
+  pml::Turn take_turn(EntryLock& lock, const void* waiter, Done& done) noexcept {
+    if (progressor_ == nullptr) progressor_ = waiter;
+    if (progressor_ == waiter) return pml::Turn::Progress;
+    StandBy me{[](void* d) { return static_cast<bool>((*static_cast<Done*>(d))()); }, &done};
+    link(me);
+    ++standing_;
     lock.unlock();
-    timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
-    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation_), FUTEX_WAIT_PRIVATE, seen, &timeout,
-              nullptr, 0);
+    timespec timeout{0, kStandByNs};
+    while (me.word.load(std::memory_order_acquire) == 0) {
+      if (::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&me.word), FUTEX_WAIT_PRIVATE, 0, &timeout, nullptr,
+                    0) != 0 &&
+          errno == ETIMEDOUT)
+        break;
+    }
     lock.lock();
-    --sleepers_;
+    unlink(me);
+    --standing_;
+    return me.finished ? pml::Turn::Done : pml::Turn::LookAgain;
   }
 
-  // A thread's progress moved something: the threads asleep on our word
-  // look again. Costs nothing while none sleeps.
-  void progressed() noexcept {
-    if (sleepers_ != 0) wake_all();
+  // Something moved: wakes the stand-by threads whose wait it ended.
+  // Calls of the rank's threads now running (entered, not returned).
+  void call_entered() noexcept { ++calls_; }
+  void call_left() noexcept { --calls_; }
+  // Some other thread of the rank is in a call and not standing by: it has
+  // work to do, and may need the core the progressing thread spins on.
+  bool others_working() const noexcept { return calls_ > 1 + standing_; }
+
+  // Threads standing by now.
+  std::uint32_t standing() const noexcept { return standing_; }
+
+  // True if it woke one.
+  bool progressed() noexcept {
+    if (asking_) return false;  // a done() progressed: its caller asks the rest
+    asking_ = true;
+    bool woke = false;
+    for (StandBy* s = first_; s != nullptr; s = s->next)
+      if (!s->finished && s->done_fn(s->done)) {
+        s->finished = true;
+        wake(*s);
+        woke = true;
+      }
+    asking_ = false;
+    return woke;
+  }
+
+  // `waiter`'s wait is over: if it was progressing, a stand-by takes over.
+  void leave(const void* waiter) noexcept {
+    if (progressor_ != waiter) return;
+    progressor_ = nullptr;
+    for (StandBy* s = first_; s != nullptr; s = s->next)
+      if (!s->finished) {
+        wake(*s);
+        return;
+      }
   }
 
  private:
-  void wake_all() noexcept {
-    if (sleepers_ == 0) return;
-    generation_.fetch_add(1, std::memory_order_relaxed);
-    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
-              nullptr, 0);
+  // A safety net only: a stand-by is woken by progressed() or leave().
+  static constexpr long kStandByNs = 10'000'000;
+
+  struct StandBy {
+    bool (*done_fn)(void*);
+    void* done;
+    std::atomic<std::uint32_t> word{0};  // 1: woken
+    bool finished = false;               // done() was true (asked by the progressing thread)
+    StandBy* next = nullptr;
+    StandBy* prev = nullptr;
+  };
+
+  void link(StandBy& s) noexcept {
+    s.next = first_;
+    if (first_ != nullptr) first_->prev = &s;
+    first_ = &s;
+  }
+  void unlink(StandBy& s) noexcept {
+    (s.prev != nullptr ? s.prev->next : first_) = s.next;
+    if (s.next != nullptr) s.next->prev = s.prev;
+  }
+  static void wake(StandBy& s) noexcept {
+    s.word.store(1, std::memory_order_release);
+    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&s.word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
   }
 
-  std::atomic<std::uint32_t> generation_{0};
-  std::uint32_t sleepers_ = 0;   // threads asleep on generation_
-  bool doorbell_taken_ = false;  // a thread sleeps on the rank's doorbell
+  StandBy* first_ = nullptr;          // threads standing by, newest first
+  const void* progressor_ = nullptr;  // the waiting thread that progresses
+  bool asking_ = false;               // in progressed()
+  std::uint32_t calls_ = 0;           // see call_entered()
+  std::uint32_t standing_ = 0;        // threads in take_turn()'s sleep
 };
 
 }  // namespace shmpi::runtime

@@ -52,6 +52,7 @@ std::uint32_t report_pending(Context& context) {
 }  // namespace
 
 void Entry::leave(EntryLock& lock) noexcept {
+  if (Context* context = current_context(); context != nullptr) context->call_leaving();
   t_in_call = false;
   lock.unlock();
 }
@@ -72,6 +73,7 @@ Entry enter_shared(const char* call) {
                                             : "called after MPI_Finalize (by another thread)");
   }
   t_in_call = true;
+  context->call_entered();
   return Entry{*context, &threads.lock};
 }
 

@@ -52,7 +52,7 @@ class Entry {
   Entry(const Entry&) = delete;
   Entry& operator=(const Entry&) = delete;
   ~Entry() {
-    if (held_ != nullptr) leave(*held_);
+    if (held_ != nullptr) leave(*held_);  // (the context may be gone: MPI_Finalize)
   }
   Context& context() const noexcept { return context_; }
 

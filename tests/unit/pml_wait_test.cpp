@@ -11,7 +11,7 @@ namespace shmpi::pml {
 namespace {
 using namespace shmpi::pml::test_job;
 
-struct CountingWatch {
+struct CountingWatch : Unwatched {
   int started = 0;
   int ended = 0;
   void long_wait() noexcept {
@@ -19,16 +19,6 @@ struct CountingWatch {
     ++started;
   }
   void long_wait_over() noexcept { ++ended; }
-  void between_rounds() noexcept {}
-  void progressed() noexcept {}
-  template <class F>
-  void unlocked(F&& f) noexcept {
-    f();
-  }
-  template <class Ready, class F>
-  void sleep(long /*timeout_ns*/, Ready&& ready, F&& f) noexcept {
-    if (ready()) f();
-  }
 };
 
 // done() that turns true on its `calls`-th call.

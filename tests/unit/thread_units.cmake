@@ -6,3 +6,11 @@ add_executable(thread_unit_tests status_page_test.cpp stable_slots_test.cpp
 target_include_directories(thread_unit_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(thread_unit_tests PRIVATE shmpi_warnings GTest::gtest_main)
 gtest_discover_tests(thread_unit_tests PROPERTIES LABELS unit TIMEOUT 60)
+
+# How the threads of a rank share the waiting (runtime/idle_threads.hpp,
+# runtime/entry_lock.hpp: header-only); run under ThreadSanitizer too.
+add_executable(idle_threads_unit_tests idle_threads_test.cpp)
+target_include_directories(idle_threads_unit_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(idle_threads_unit_tests PRIVATE shmpi_warnings GTest::gtest_main Threads::Threads)
+gtest_discover_tests(idle_threads_unit_tests PROPERTIES LABELS "unit;tsan" TIMEOUT 60)
+add_dependencies(tsan_tests idle_threads_unit_tests)
