@@ -13,16 +13,20 @@
 namespace shmpi::launcher {
 namespace {
 
-int parse_ranks(std::string_view flag, std::string_view value) {
+// A count of `what` (ranks, nodes), at most the ranks shmpi runs.
+int parse_count(std::string_view flag, std::string_view value, const char* what) {
   int n = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (ec != std::errc{} || end != value.data() + value.size() || n <= 0)
-    throw usage_error(std::string(flag) + " needs a positive number of ranks, not '" + std::string(value) + "'");
+    throw usage_error(std::string(flag) + " needs a positive number of " + what + ", not '" + std::string(value) +
+                      "'");
   if (static_cast<std::uint32_t>(n) > contract::kMaxRanks)
     throw usage_error(std::string(flag) + " " + std::string(value) + ": shmpi runs at most " +
                       std::to_string(contract::kMaxRanks) + " ranks");
   return n;
 }
+
+int parse_ranks(std::string_view flag, std::string_view value) { return parse_count(flag, value, "ranks"); }
 
 double parse_seconds(std::string_view flag, std::string_view value, bool allow_zero) {
   std::string text(value);
@@ -105,7 +109,7 @@ constexpr Flag kFlags[] = {
        if (v.empty()) throw usage_error(std::string(f) + " needs a profile name (shmpi_info lists them)");
        p.options.profile = std::string(v);
      }},
-    {"fake-nodes", true, [](ParsedArgs& p, auto f, auto v) { p.options.fake_nodes = parse_ranks(f, v); }},
+    {"fake-nodes", true, [](ParsedArgs& p, auto f, auto v) { p.options.fake_nodes = parse_count(f, v, "nodes"); }},
     {"report", true, [](ParsedArgs& p, auto f, auto v) { apply_report(p.options.report, f, v); }},
     {"version", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},
     {"V", false, [](ParsedArgs& p, auto, auto) { p.action = Action::Version; }},

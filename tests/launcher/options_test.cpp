@@ -74,6 +74,7 @@ TEST(Options, BadInputIsOneClearLine) {
   EXPECT_EQ(error_of({"-n", "-3", "p"}), "-n needs a positive number of ranks, not '-3'");
   EXPECT_EQ(error_of({"-n", "2x", "p"}), "-n needs a positive number of ranks, not '2x'");
   EXPECT_EQ(error_of({"-n", "65536", "p"}), "-n 65536: shmpi runs at most 65535 ranks");
+  EXPECT_EQ(error_of({"--fake-nodes", "0", "p"}), "--fake-nodes needs a positive number of nodes, not '0'");
   EXPECT_EQ(error_of({"-n"}), "option -n needs a value");
   EXPECT_EQ(error_of({"--bogus", "p"}), "unknown option '--bogus' (see shmpirun --help)");
   EXPECT_EQ(error_of({"--bind-to", "socket", "p"}), "--bind-to must be none|core|numa, not 'socket'");
