@@ -81,4 +81,22 @@ void append_ops(Program& program, const Program& more, Offset shift) {
   program.depth = std::max(program.depth, more.depth);
 }
 
+namespace {
+
+std::uint64_t runs_in(const std::vector<Op>& ops, std::uint32_t begin, std::uint32_t end) noexcept {
+  std::uint64_t runs = 0;
+  for (std::uint32_t i = begin; i < end; i = ops[i].next(i))
+    if (ops[i].loop)
+      runs += ops[i].count * runs_in(ops, i + 1, i + 1 + ops[i].body);
+    else
+      runs += ops[i].stride == static_cast<Offset>(ops[i].bytes) ? 1 : ops[i].count;
+  return runs;
+}
+
+}  // namespace
+
+std::uint64_t runs_per_element(const Program& program) noexcept {
+  return runs_in(program.ops, 0, static_cast<std::uint32_t>(program.ops.size()));
+}
+
 }  // namespace shmpi::datatype

@@ -45,6 +45,10 @@ struct Program {
 // itself.
 Program wrap_loop(std::uint64_t count, Offset stride, const Program& body);
 
+// Runs of contiguous bytes one element of `program` makes (runs of
+// different ops that happen to touch counted apart).
+std::uint64_t runs_per_element(const Program& program) noexcept;
+
 // Appends `more`, shifted by `shift` bytes, to `program`; a run that starts
 // where the previous one ends is merged into it.
 void append_ops(Program& program, const Program& more, Offset shift);

@@ -56,6 +56,7 @@ struct ProtocolLimits {
   std::size_t max_fragment;     // largest fragment payload
   std::size_t rndv_threshold;   // smallest rendezvous message
   std::size_t split_threshold;  // smallest single copy shared with the sender (0: never)
+  std::size_t run_copy_min;     // shortest mean run a non-contiguous single copy takes (run_reads.cpp)
   bool choose_route;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
   // Rendezvous-sized messages below this are pipelined instead when they
   // reply to the peer's last message with nothing else of ours in flight

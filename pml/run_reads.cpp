@@ -4,6 +4,7 @@
 // route chooser, read batching and split copies are for contiguous
 // messages; these take none of them. If the copy cannot be made the sender
 // streams the message (it packs fragment by fragment, we unpack each).
+#include <algorithm>
 #include <memory>
 
 #include "datatype/run_pairs.hpp"
@@ -30,6 +31,12 @@ void one_run(Side& side, std::uint64_t origin, std::uint64_t bytes) {
   side.count = 1;
   side.extent = static_cast<std::int64_t>(bytes);
   side.origin = origin;
+}
+
+// Mean bytes of one run of `side`.
+std::uint64_t mean_run(const Side& side) noexcept {
+  const std::uint64_t runs = datatype::runs_per_element(*side.layout);
+  return runs == 0 ? side.layout->size : side.layout->size / runs;
 }
 
 void runs_of(Side& side, const RunLayout& layout) noexcept {
@@ -89,6 +96,9 @@ bool Pml::read_runs(Request& request, std::uint32_t peer, bool sender_runs) noex
   } else {
     one_run(mine, reinterpret_cast<std::uintptr_t>(request.recv_buffer), n);
   }
+  // Short runs are streamed (packed by the sender, unpacked by us): a
+  // single copy walks the pages of every run (docs/tunables/run_copy_min.md).
+  if (!self && std::min(mean_run(mine), mean_run(theirs)) < limits_.run_copy_min) return false;
   datatype::Cursor local(*mine.layout, mine.count, mine.extent);
   datatype::Cursor remote(*theirs.layout, theirs.count, theirs.extent);
   const auto pairs = std::make_unique<datatype::RunPairs>();  // 32 KiB: not on a user thread's stack

@@ -9,6 +9,7 @@ set max_fragment=16384
 set rndv_threshold=131072
 set reply_pipeline_limit=0
 set split_threshold=131072
+set run_copy_min=1024
 set claim_ahead_from=1024
 set claim_ahead_limit=2112
 set single_copy=cma

@@ -51,6 +51,7 @@ Config Config::from_environment() {
   c.max_fragment = bytes_of(d, "max_fragment");
   c.rndv_threshold = bytes_of(d, "rndv_threshold");
   c.split_threshold = bytes_of(d, "split_threshold");
+  c.run_copy_min = bytes_of(d, "run_copy_min");
   c.reply_pipeline_limit = bytes_of(d, "reply_pipeline_limit");
   c.claim_ahead_from = bytes_of(d, "claim_ahead_from");
   c.claim_ahead_limit = bytes_of(d, "claim_ahead_limit");

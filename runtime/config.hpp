@@ -23,6 +23,7 @@ struct Config {
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)
+  std::size_t run_copy_min = 0;    // shortest mean run copied run to run (pml/run_reads.cpp)
   std::size_t reply_pipeline_limit = 0;  // rendezvous sizes below this go pipelined when answering
   std::size_t claim_ahead_from = 0;   // ring records in [from, limit) claim the next one's lines early
   std::size_t claim_ahead_limit = 0;

@@ -89,6 +89,7 @@ pml::ProtocolLimits protocol_limits(const Config& config, const KvStore& store) 
       .max_fragment = config.max_fragment,
       .rndv_threshold = config.rndv_threshold,
       .split_threshold = config.split_threshold,
+      .run_copy_min = config.run_copy_min,
       .choose_route = config.choose_route,
       .reply_pipeline_limit = config.reply_pipeline_limit,
   };

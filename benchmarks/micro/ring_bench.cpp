@@ -129,6 +129,7 @@ constexpr pml::ProtocolLimits kPmlLimits{.eager_limit = 4096,
                                          .max_fragment = 16384,
                                          .rndv_threshold = 16384,
                                          .split_threshold = 0,
+                                         .run_copy_min = 1024,
                                          .choose_route = false,
                                          .reply_pipeline_limit = 0};
 

@@ -33,4 +33,4 @@ type_ctors_forced(eager_limit_64 MATCH "sent: .*pipelined [1-9][0-9]* msgs"
 type_ctors_forced(fast_box_off MATCH "sent: box 0 msgs" SETTINGS fast_box=off)
 # Rendezvous by single copy, never split (by default the largest are split).
 type_ctors_forced(single_copy_unsplit MATCH "received: single copy [1-9][0-9]* msgs"
-  SETTINGS split_threshold=0 rndv_route=single_copy)
+  SETTINGS split_threshold=0 rndv_route=single_copy run_copy_min=0)

@@ -26,7 +26,7 @@ endforeach()
 # ones, 68; and 32 each rank sends itself, 64) is read by single copy when
 # it may be; with single copy off only the 64 to self are (a memcpy) and
 # the 68 others stream. Rank 1 receives the 68 and its 32.
-set(zerocopy_limits --set rndv_threshold=32768 --set reply_pipeline_limit=0 --set rndv_route=single_copy
+set(zerocopy_limits --set run_copy_min=0 --set rndv_threshold=32768 --set reply_pipeline_limit=0 --set rndv_route=single_copy
     --set split_threshold=0)
 shmpi_case(zerocopy.stats_single_copy TIMEOUT 120 ARGS
   --count "^zerocopy: rank [0-9]+ OK" 2 --no-match "FAIL"

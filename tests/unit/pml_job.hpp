@@ -21,6 +21,7 @@ inline ProtocolLimits limits_of(std::size_t eager, std::size_t fragment, std::si
                         .max_fragment = fragment,
                         .rndv_threshold = rndv,
                         .split_threshold = split,
+                        .run_copy_min = 1024,
                         .choose_route = false,
                         .reply_pipeline_limit = 0};
 }

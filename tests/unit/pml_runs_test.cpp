@@ -1,6 +1,7 @@
 // Pml with RunLayouts (pml/run_layout.hpp): non-contiguous sends and
 // receives move without packing, one copy between the two sides' runs, in
-// all four combinations; refused, the sender packs fragment by fragment;
+// all four combinations when runs are long; short runs and refused copies
+// are packed by the sender fragment by fragment;
 // eager and pipelined payloads are unpacked straight from the ring.
 #include <gtest/gtest.h>
 
@@ -16,14 +17,16 @@ using test_job::Copy;
 using test_job::kCtx;
 using test_job::TwoRanks;
 
-// A column of `rows` 8-byte values in a matrix of 4 of them a row: one
-// element of a strided run (vector types compile to this).
+// A column of `rows` values of `width` bytes in a matrix of 4 of them a
+// row: one element of a strided run (vector types compile to this).
 struct Column {
-  explicit Column(std::uint64_t rows) : bytes(rows * 32, std::byte{0xEE}) {
-    program.ops = {datatype::Op{0, 32, rows, 8, 0, false}};
-    program.size = rows * 8;
+  explicit Column(std::uint64_t rows, std::uint64_t value_bytes = 8)
+      : width(value_bytes), bytes(rows * 4 * value_bytes, std::byte{0xEE}) {
+    program.ops = {datatype::Op{0, static_cast<datatype::Offset>(4 * width), rows, width, 0, false}};
+    program.size = rows * width;
   }
   RunLayout layout() { return describe_runs(program, 1, static_cast<std::int64_t>(bytes.size()), bytes.data()); }
+  std::uint64_t width;
   datatype::Program program;
   std::vector<std::byte> bytes;
 };
@@ -40,26 +43,31 @@ std::vector<std::byte> packed(const Column& column) {
 void expect_column(const Column& column, const std::vector<std::byte>& stream) {
   ASSERT_EQ(packed(column), stream);
   for (std::size_t i = 0; i < column.bytes.size(); ++i)
-    if (i % 32 >= 8) {
+    if (i % (4 * column.width) >= column.width) {
       ASSERT_EQ(column.bytes[i], std::byte{0xEE}) << "gap byte " << i;
     }
 }
 
-Column column_of(const std::vector<std::byte>& stream) {
-  Column c(stream.size() / 8);
-  for (std::size_t row = 0; row < stream.size() / 8; ++row) std::memcpy(&c.bytes[row * 32], &stream[row * 8], 8);
+Column column_of(const std::vector<std::byte>& stream, std::uint64_t width = 8) {
+  Column c(stream.size() / width, width);
+  for (std::size_t row = 0; row < stream.size() / width; ++row)
+    std::memcpy(&c.bytes[row * 4 * width], &stream[row * width], width);
   return c;
 }
 
-constexpr std::uint64_t kRows = 40000;  // 320 KiB: rendezvous, and more runs than one batch takes
+constexpr std::uint64_t kRows = 40000;  // of 8 bytes, 320 KiB: rendezvous, and more runs than one batch takes
+// Values long enough to be copied run to run (pml/run_reads.cpp streams
+// shorter ones), more of them than one batch takes.
+constexpr std::uint64_t kLongWidth = 1024, kLongRows = 1100;
 
 struct Sides {
   bool send_runs, recv_runs;
 };
 
-// Sends a stream from rank 0 to rank 1, each side contiguous or a column.
-void exchange(TwoRanks& job, Sides sides, const std::vector<std::byte>& stream) {
-  Column from = column_of(stream), to(stream.size() / 8);
+// Sends a stream from rank 0 to rank 1, each side contiguous or a column
+// of `width`-byte values.
+void exchange(TwoRanks& job, Sides sides, const std::vector<std::byte>& stream, std::uint64_t width = 8) {
+  Column from = column_of(stream, width), to(stream.size() / width, width);
   const RunLayout send_layout = from.layout(), recv_layout = to.layout();
   std::vector<std::byte> flat_in(stream.size(), std::byte{0xEE});
   Request send, recv;
@@ -77,16 +85,28 @@ void exchange(TwoRanks& job, Sides sides, const std::vector<std::byte>& stream) 
 }
 
 TEST(PmlRuns, EachCombinationIsOneCopyBetweenRuns) {
-  const auto stream = test_job::pattern(kRows * 8, 4);
+  const auto stream = test_job::pattern(kLongRows * kLongWidth, 4);
   TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
-  exchange(job, {true, false}, stream);
-  exchange(job, {false, true}, stream);
-  exchange(job, {true, true}, stream);
+  exchange(job, {true, false}, stream, kLongWidth);
+  exchange(job, {false, true}, stream, kLongWidth);
+  exchange(job, {true, true}, stream, kLongWidth);
   if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
   EXPECT_EQ(job.p1->run_copies(), 3U);
   exchange(job, {false, false}, stream);  // contiguous: the usual path
   EXPECT_EQ(job.p1->run_copies(), 3U);
   EXPECT_EQ(job.p1->stats().totals()[Protocol::SingleCopy].messages, 4U);
+}
+
+// 8-byte runs: a system call's page walk per run costs more than packing.
+TEST(PmlRuns, ShortRunsAreStreamed) {
+  const auto stream = test_job::pattern(kRows * 8, 5);
+  TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
+  exchange(job, {true, false}, stream);
+  exchange(job, {false, true}, stream);
+  exchange(job, {true, true}, stream);
+  if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
+  EXPECT_EQ(job.p1->run_copies(), 0U);
+  EXPECT_EQ(job.p1->stats().totals()[Protocol::Streamed].messages, 3U);
 }
 
 TEST(PmlRuns, RefusedTheSenderPacksEachFragment) {
