@@ -48,6 +48,11 @@ if(SHMPI_WITH_UCX)
     --count "^wait_sleeps: rank [0-9]+ OK" 2 --match "^wait_sleeps: rank 0 sleeps in MPI_Recv$" --no-match "FAIL"
     --match "${net_sent}" --
     ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:wait_sleeps>)
+  # UCX's shared-memory files (ucx_shm_posix_*) exist while a job runs: two
+  # such jobs at once would each see the other's as left behind.
+  get_property(net_tests DIRECTORY PROPERTY TESTS)
+  list(FILTER net_tests INCLUDE REGEX "^net\\.")
+  set_tests_properties(${net_tests} PROPERTIES RESOURCE_LOCK ucx)
 else()
   # Without UCX a job with remote peers stops at start-up with one line.
   shmpi_case(net.without_ucx ARGS
