@@ -66,17 +66,15 @@ class Context {
   bool progress() noexcept {
     const bool moved = pml_.progress();
     schedules_.progress(pml_);
-    if (moved && shared_ != nullptr) idle_threads_.progressed();  // it may be another thread's
+    if (moved && shared_ != nullptr) tell_stand_by();  // it may be another thread's
     return moved;
   }
-  // Under MPI_THREAD_MULTIPLE, as a call returns: whatever it moved may
-  // have completed what threads standing by wait for (IdleThreads).
+  // Under MPI_THREAD_MULTIPLE, as a call starts and returns; what a call
+  // moved may have completed what threads standing by wait for.
   void call_entered() noexcept { idle_threads_.call_entered(); }
   void call_leaving() noexcept {
     idle_threads_.call_left();
-    if (pml_.moves() == moves_told_) return;
-    moves_told_ = pml_.moves();
-    idle_threads_.progressed();
+    tell_stand_by();
   }
   PartitionedPairing& partitioned_pairing() noexcept { return partitioned_pairing_; }
 
@@ -106,7 +104,7 @@ class Context {
       return;
     }
     waiting_.push_back(&call);  // for MPI_Finalize's report of what other threads wait for
-    pml_.wait_until(done, SharedWait{LongWaitReport{{}, status_, call, requests_}, *shared_, idle_threads_});
+    pml_.wait_until(done, SharedWait{LongWaitReport{{}, status_, call, requests_}, *shared_, *this});
     std::erase(waiting_, &call);
   }
 
@@ -134,19 +132,19 @@ class Context {
   struct SharedWait {
     LongWaitReport report;
     EntryLock& lock;
-    IdleThreads& idle_threads;
-    ~SharedWait() { idle_threads.leave(this); }
+    Context& context;
+    ~SharedWait() { context.idle_threads_.leave(this); }
     void long_wait() noexcept { report.long_wait(); }
     void long_wait_over() noexcept { report.long_wait_over(); }
     template <class Done>
     pml::Turn take_turn(Done& done) noexcept {
-      return idle_threads.take_turn(lock, this, done);
+      return context.idle_threads_.take_turn(lock, this, done);
     }
     void between_rounds() noexcept {
       lock.hand_on();
-      if (idle_threads.others_working()) unlocked([] { ::sched_yield(); });
+      if (context.idle_threads_.others_working()) unlocked([] { ::sched_yield(); });
     }
-    void progressed() noexcept { idle_threads.progressed(); }
+    void progressed() noexcept { context.tell_stand_by(); }
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
       lock.unlock();
@@ -161,6 +159,15 @@ class Context {
       lock.lock();
     }
   };
+
+  // Asks the threads standing by whether their waits are over, once per
+  // pml move (the wait loop, Context::progress and a returning call may
+  // each see the same one).
+  void tell_stand_by() noexcept {
+    if (pml_.moves() == moves_told_) return;
+    moves_told_ = pml_.moves();
+    idle_threads_.progressed();
+  }
 
   void wire_up();
   void connect_network(const std::vector<bool>& local);
@@ -187,7 +194,7 @@ class Context {
   PartitionedPairing partitioned_pairing_;
   EntryLock* shared_ = nullptr;              // MPI_THREAD_MULTIPLE: the rank's lock
   IdleThreads idle_threads_;                 // MPI_THREAD_MULTIPLE: who sleeps where
-  std::uint64_t moves_told_ = 0;             // pml_.moves() at the last wake_stand_by()
+  std::uint64_t moves_told_ = 0;             // pml_.moves() at the last tell_stand_by()
   std::vector<const BlockedCall*> waiting_;  // under *shared_: calls now waiting
 };
 

@@ -59,7 +59,6 @@ class IdleThreads {
     return me.finished ? pml::Turn::Done : pml::Turn::LookAgain;
   }
 
-  // Something moved: wakes the stand-by threads whose wait it ended.
   // Calls of the rank's threads now running (entered, not returned).
   void call_entered() noexcept { ++calls_; }
   void call_left() noexcept { --calls_; }
@@ -70,7 +69,8 @@ class IdleThreads {
   // Threads standing by now.
   std::uint32_t standing() const noexcept { return standing_; }
 
-  // True if it woke one.
+  // Something moved: wakes the stand-by threads whose wait it ended; true
+  // if it woke one.
   bool progressed() noexcept {
     if (asking_) return false;  // a done() progressed: its caller asks the rest
     asking_ = true;

@@ -84,12 +84,17 @@ void exchange(TwoRanks& job, Sides sides, const std::vector<std::byte>& stream, 
   }
 }
 
+// The three exchanges with runs on one side or both.
+void exchange_runs(TwoRanks& job, const std::vector<std::byte>& stream, std::uint64_t width = 8) {
+  exchange(job, {true, false}, stream, width);
+  exchange(job, {false, true}, stream, width);
+  exchange(job, {true, true}, stream, width);
+}
+
 TEST(PmlRuns, EachCombinationIsOneCopyBetweenRuns) {
   const auto stream = test_job::pattern(kLongRows * kLongWidth, 4);
   TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
-  exchange(job, {true, false}, stream, kLongWidth);
-  exchange(job, {false, true}, stream, kLongWidth);
-  exchange(job, {true, true}, stream, kLongWidth);
+  exchange_runs(job, stream, kLongWidth);
   if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
   EXPECT_EQ(job.p1->run_copies(), 3U);
   exchange(job, {false, false}, stream);  // contiguous: the usual path
@@ -101,9 +106,7 @@ TEST(PmlRuns, EachCombinationIsOneCopyBetweenRuns) {
 TEST(PmlRuns, ShortRunsAreStreamed) {
   const auto stream = test_job::pattern(kRows * 8, 5);
   TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::Cma);
-  exchange(job, {true, false}, stream);
-  exchange(job, {false, true}, stream);
-  exchange(job, {true, true}, stream);
+  exchange_runs(job, stream);
   if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
   EXPECT_EQ(job.p1->run_copies(), 0U);
   EXPECT_EQ(job.p1->stats().totals()[Protocol::Streamed].messages, 3U);
@@ -112,9 +115,7 @@ TEST(PmlRuns, ShortRunsAreStreamed) {
 TEST(PmlRuns, RefusedTheSenderPacksEachFragment) {
   const auto stream = test_job::pattern(kRows * 8, 6);
   TwoRanks job(test_job::default_limits(), 64 * 1024, Copy::CmaRefused);
-  exchange(job, {true, false}, stream);
-  exchange(job, {false, true}, stream);
-  exchange(job, {true, true}, stream);
+  exchange_runs(job, stream);
   EXPECT_EQ(job.p1->run_copies(), 0U);
   EXPECT_EQ(job.p1->stats().totals()[Protocol::Streamed].messages, 3U);
 }
