@@ -42,6 +42,7 @@ bool Pml::cancel(Request& request) noexcept {
   }
   request.status.cancelled = true;
   request.complete = true;
+  ++moves_;  // another thread may wait for it
   return true;
 }
 

@@ -162,6 +162,9 @@ class Pml {
   // Rounds of progress() that moved something, ever: a caller that saw
   // this change knows requests not its own may have completed.
   std::uint64_t moves() const noexcept { return moves_; }
+  // A caller completed a request without progress() (a partition sent
+  // whole at MPI_Pready): counted as a move, for the same readers.
+  void count_move() noexcept { ++moves_; }
 
   // --- Counters, for tests and benchmarks.
 

@@ -20,4 +20,5 @@ set fast_box=on
 set box_probe=on
 set poll_gap_ns=0
 set test_cma_eperm=0
+set test_stand_by_timeout=on
 set test_available_memory=0

@@ -67,6 +67,7 @@ Config Config::from_environment() {
   c.box_probe = value_of(d, "box_probe") == "on";
   c.choose_route = value_of(d, "rndv_route") == "auto";
   c.test_cma_eperm = value_of(d, "test_cma_eperm") == "1";
+  c.stand_by_timeout = value_of(d, "test_stand_by_timeout") == "on";
   if (c.eager_limit + 64 > c.ring_size / 4)
     throw ConfigError("invalid SHMPI_EAGER_LIMIT: eager_limit=" + std::to_string(c.eager_limit) +
                       " does not fit a quarter of ring_size=" + std::to_string(c.ring_size));

@@ -35,6 +35,7 @@ struct Config {
   bool box_probe = true;     // time each pair's candidate box lines at start-up
   bool choose_route = true;  // rndv_route=auto
   bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
+  bool stand_by_timeout = true;    // test hook off: stand-by threads wake only when told
 
   // Reads every SHMPI_<NAME> variable (defaults of the profile chosen by
   // SHMPI_PROFILE, SHMPI_PROFILE_FILE and this CPU where unset). Throws

@@ -110,6 +110,7 @@ Context::Context(const Config& config, std::unique_ptr<KvStore> store)
       communicators_(store_->rank(), store_->size()),
       objects_(environment_info(store_->size())) {
   objects_.predefined.universe_size = static_cast<int>(store_->size());
+  if (!config_.stand_by_timeout) idle_threads_.without_safety_timeout();
   wire_up();
 }
 

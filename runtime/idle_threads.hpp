@@ -48,8 +48,8 @@ class IdleThreads {
     lock.unlock();
     timespec timeout{0, kStandByNs};
     while (me.word.load(std::memory_order_acquire) == 0) {
-      if (::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&me.word), FUTEX_WAIT_PRIVATE, 0, &timeout, nullptr,
-                    0) != 0 &&
+      if (::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&me.word), FUTEX_WAIT_PRIVATE, 0,
+                    safety_timeout_ ? &timeout : nullptr, nullptr, 0) != 0 &&
           errno == ETIMEDOUT)
         break;
     }
@@ -58,6 +58,10 @@ class IdleThreads {
     --standing_;
     return me.finished ? pml::Turn::Done : pml::Turn::LookAgain;
   }
+
+  // Test hook (test_stand_by_timeout=off): no safety timeout, so a stand-by
+  // that nobody wakes hangs instead of waiting 10 ms.
+  void without_safety_timeout() noexcept { safety_timeout_ = false; }
 
   // Calls of the rank's threads now running (entered, not returned).
   void call_entered() noexcept { ++calls_; }
@@ -126,6 +130,7 @@ class IdleThreads {
   StandBy* first_ = nullptr;          // threads standing by, newest first
   const void* progressor_ = nullptr;  // the waiting thread that progresses
   bool asking_ = false;               // in progressed()
+  bool safety_timeout_ = true;        // see without_safety_timeout()
   std::uint32_t calls_ = 0;           // see call_entered()
   std::uint32_t standing_ = 0;        // threads in take_turn()'s sleep
 };

@@ -2,17 +2,18 @@
 # which defines shmpi_case and SHMPI_RUN). Each carries the label
 # "threads" besides "integration", so a ThreadSanitizer build can run
 # just these.
-foreach(program thread_p2p thread_any thread_comm thread_stress thread_finalize)
+foreach(program thread_p2p thread_any thread_comm thread_stress thread_finalize thread_wake)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi Threads::Threads)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
 endforeach()
 
 # shmpi_thread_case(NAME PROGRAM ARGS...): both ranks print "<program>: rank R OK", none FAIL.
+# Stand-by threads have no safety timeout: a wake-up missed hangs the case.
 function(shmpi_thread_case name program)
   shmpi_case(${name} TIMEOUT 120 LABEL "integration;threads" ARGS
     --count "^${program}: rank [0-9]+ OK$" 2 --no-match "FAIL" --
-    ${SHMPI_RUN} -n 2 $<TARGET_FILE:${program}> ${ARGN})
+    ${SHMPI_RUN} -n 2 --set test_stand_by_timeout=off $<TARGET_FILE:${program}> ${ARGN})
 endfunction()
 
 # Every size across the protocol boundaries, 4 partner threads per rank,
@@ -41,3 +42,9 @@ shmpi_case(thread_finalize.pending LABEL "integration;threads" ARGS
 shmpi_case(thread_finalize.race LABEL "integration;threads" ARGS
   --rc-nonzero --match "^shmpi: MPI_Comm_size: called after MPI_Finalize" --no-match "FAIL" --
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:thread_finalize> race)
+
+# A thread standing by is woken by another thread's MPI_Pready or
+# MPI_Cancel that ends its wait.
+foreach(mode pready cancel)
+  shmpi_thread_case(thread_wake.${mode} thread_wake ${mode})
+endforeach()
