@@ -63,6 +63,12 @@ DEFAULT_SUITE = list(BENCHMARKS)
 BENCHMARKS["latency_mt"] = ("two", ["-m", "0:65536", "-i", "1000", "-x", "50"], "latency")
 BENCHMARKS["mt_msg_rate"] = ("two", ["-m", "1:65536", "-i", "20", "-x", "2"], "bandwidth")
 THREAD_SUITE = ["latency_mt", "mt_msg_rate"]
+# What MPI_THREAD_MULTIPLE costs a one-thread program: osu_latency and
+# osu_bw started with MPI_Init_thread(MULTIPLE) (-L multiple), set beside
+# the plain runs in the key figures. Part of `--bench threads`.
+BENCHMARKS["latency@multiple"] = ("two", ["-m", "0:4096", "-L", "multiple"], "latency")
+BENCHMARKS["bw@multiple"] = ("two", ["-m", "65536:4194304", "-L", "multiple"], "bandwidth")
+LEVEL_SUITE = ["latency@multiple", "bw@multiple"]
 # What the _mt programs print (osu_common.c) when MULTIPLE is not granted:
 # that MPI gets "n/a" in their tables instead of a failed run.
 NOT_GRANTED = "MPI_THREAD_MULTIPLE not granted"
@@ -162,7 +168,7 @@ def parse_args(argv):
     if a.suite == ["collectives"]:
         a.suite = COLLECTIVE_SUITE
     if a.suite == ["threads"]:
-        a.suite = THREAD_SUITE
+        a.suite = THREAD_SUITE + LEVEL_SUITE
     if a.suite == ["network"]:
         a.suite = NETWORK_SUITE
     if a.suite == ["datatypes"]:

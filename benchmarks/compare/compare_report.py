@@ -213,7 +213,33 @@ def key_figures(data):
                 col = next(iter(med.get(i, {}).values()), {})
                 cells.append(fmt(col.get(s)))
             lines.append(f"| osu_{bench} {fmt_size(s)} ({unit}) | " + " | ".join(cells) + " |")
-    return lines
+    return lines + multiple_cost(data)
+
+
+def multiple_cost(data):
+    """Rows of the one-thread figures again under MPI_THREAD_MULTIPLE
+    (osu_latency/osu_bw -L multiple), each MPI against its own plain run:
+    what the thread level costs a program that uses one thread."""
+    rows = []
+    for bench, kind, unit in (("latency", "latency", "us"), ("bw", "bandwidth", "MB/s")):
+        plain, multiple = data["medians"].get(bench), data["medians"].get(f"{bench}@multiple")
+        if not plain or not multiple:
+            continue
+        for s in KEY_SIZES[kind]:
+            cells = []
+            for i in data["impls"]:
+                p = next(iter(plain.get(i, {}).values()), {}).get(s)
+                m = next(iter(multiple.get(i, {}).values()), {}).get(s)
+                if m is None:
+                    continue
+                cost = (m / p if kind == "latency" else p / m) if p else None
+                cells.append((i, fmt(m) + (f" ({cost:.2f}x)" if cost else "")))
+            if cells:
+                by = dict(cells)
+                rows.append(f"| osu_{bench} {fmt_size(s)} ({unit}), MPI_THREAD_MULTIPLE "
+                            "(x: time against its plain run) | "
+                            + " | ".join(by.get(i, "n/a") for i in data["impls"]) + " |")
+    return rows
 
 
 # ------------------------------------------------------------------- plots

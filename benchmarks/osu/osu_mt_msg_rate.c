@@ -3,8 +3,11 @@
  * -W nonblocking sends to thread k of rank 1, which acks each window with
  * 4 bytes, as osu_mbw_mr's pairs do but with the pairs as threads of one
  * process pair, told apart by tag (data k, ack OSU_MAX_THREADS + k). All
- * threads start the timed loop together; the aggregate rate uses the
- * slowest sending thread. Needs MPI_THREAD_MULTIPLE. */
+ * threads start the timed loop together; the aggregate rate counts every
+ * message over the sending threads' span, from the first start to the
+ * last end (not the slowest thread's own time: with more threads than
+ * cores, threads that run one after another would each time only their
+ * own turn). Needs MPI_THREAD_MULTIPLE. */
 #include "osu_threads.h"
 
 #include <stdio.h>
@@ -17,13 +20,14 @@ static const struct osu_spec spec = {
 
 enum { ACK_BYTES = 4 };
 
-/* What the team shares: the options, the rank, and each thread's timed
- * seconds for the current size (slot k written by thread k only, read by
- * thread 0 after a team barrier). */
+/* What the team shares: the options, the rank, and when each thread's
+ * timed loop started and ended for the current size (slot k written by
+ * thread k only, read by thread 0 after a team barrier). */
 struct job {
     const struct osu_options *opt;
     int rank;
-    double seconds[OSU_MAX_THREADS];
+    double start[OSU_MAX_THREADS];
+    double end[OSU_MAX_THREADS];
 };
 
 /* One window: the sender posts sends, the receiver receives, then acks. */
@@ -46,15 +50,19 @@ static void window(int sender, char *sbuf, char *rbuf, int count, int tag,
                  MPI_COMM_WORLD);
 }
 
-/* Thread 0 of each rank: the slowest sending thread over both ranks, and
- * on rank 0 the row. Rank 1's threads time too but do not count. */
+/* Thread 0 of each rank: the sending threads' span (rank 0), and on rank 0
+ * the row. Rank 1's threads time too but do not count. */
 static void report(struct job *job, int threads, size_t size, long iters)
 {
-    double slowest_here = 0.0, slowest = 0.0;
-    for (int k = 0; job->rank == 0 && k < threads; ++k)
-        if (job->seconds[k] > slowest_here)
-            slowest_here = job->seconds[k];
-    MPI_Reduce(&slowest_here, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0,
+    double first = job->start[0], last = job->end[0];
+    for (int k = 1; k < threads; ++k) {
+        if (job->start[k] < first)
+            first = job->start[k];
+        if (job->end[k] > last)
+            last = job->end[k];
+    }
+    double span_here = job->rank == 0 ? last - first : 0.0, slowest = 0.0;
+    MPI_Reduce(&span_here, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0,
                MPI_COMM_WORLD);
     if (job->rank == 0) {
         const double messages = (double)threads * (double)iters * job->opt->window;
@@ -83,10 +91,10 @@ static void stream(struct osu_team *team, int id, void *arg)
         for (long i = 0; i < skip; ++i)
             window(sender, sbuf, rbuf, (int)size, id, opt->window, reqs);
         osu_team_sync(team, id);
-        const double t_start = MPI_Wtime();
+        job->start[id] = MPI_Wtime();
         for (long i = 0; i < iters; ++i)
             window(sender, sbuf, rbuf, (int)size, id, opt->window, reqs);
-        job->seconds[id] = MPI_Wtime() - t_start;
+        job->end[id] = MPI_Wtime();
         osu_team_wait(team);
         if (id == 0)
             report(job, team->size, size, iters);

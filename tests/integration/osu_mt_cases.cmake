@@ -8,6 +8,15 @@ if(SHMPI_BUILD_BENCHMARKS)  # the targets are defined later, in benchmarks/osu
   shmpi_case(osu_mt_msg_rate.np2 LABEL "threads" ARGS
     --count "^[0-9]+ +[0-9.]+ +[0-9.]+$" 13 --match "threads per rank: 2" --no-match "FAIL" --
     ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_mt_msg_rate> -m 1:4096 -t 2 -i 4 -x 1 -W 8)
-  set_tests_properties(osu_latency_mt.np2 osu_mt_msg_rate.np2 PROPERTIES
+  # A one-thread program started at MPI_THREAD_MULTIPLE (-L multiple: what
+  # the level costs it, compare.py's latency@multiple); a bad level refused.
+  shmpi_case(osu_latency.multiple ARGS
+    --count "^[0-9]+ +[0-9.]+$" 8 --match "^# \\[ thread level: MPI_THREAD_MULTIPLE, one thread \\]$"
+    --no-match "FAIL|not granted" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_latency> -m 0:64 -i 20 -x 2 -L multiple)
+  shmpi_case(osu_latency.bad_level ARGS
+    --rc-nonzero --match "^osu_latency: -L must be single or multiple, got 'often'$" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_latency> -L often)
+  set_tests_properties(osu_latency_mt.np2 osu_mt_msg_rate.np2 osu_latency.multiple PROPERTIES
     LABELS "threads;integration")
 endif()
