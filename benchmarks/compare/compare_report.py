@@ -219,26 +219,33 @@ def key_figures(data):
 def multiple_cost(data):
     """Rows of the one-thread figures again under MPI_THREAD_MULTIPLE
     (osu_latency/osu_bw -L multiple), each MPI against its own plain run:
-    what the thread level costs a program that uses one thread."""
+    what the thread level costs a program that uses one thread. The cost is
+    the median over the repeats of multiple/plain time, each repeat's pair
+    run close together (this VM's hand-off time changes 5x between states
+    that last seconds, so a ratio of medians can compare two states)."""
     rows = []
     for bench, kind, unit in (("latency", "latency", "us"), ("bw", "bandwidth", "MB/s")):
         plain, multiple = data["medians"].get(bench), data["medians"].get(f"{bench}@multiple")
         if not plain or not multiple:
             continue
         for s in KEY_SIZES[kind]:
-            cells = []
+            cells = {}
             for i in data["impls"]:
-                p = next(iter(plain.get(i, {}).values()), {}).get(s)
                 m = next(iter(multiple.get(i, {}).values()), {}).get(s)
                 if m is None:
                     continue
-                cost = (m / p if kind == "latency" else p / m) if p else None
-                cells.append((i, fmt(m) + (f" ({cost:.2f}x)" if cost else "")))
+                # ratio(kind, multiple, plain): how many times faster the
+                # MULTIPLE run was; its inverse is the cost in time.
+                label_p = next(iter(plain.get(i, {})), None)
+                label_m = next(iter(multiple.get(i, {})), None)
+                reps_p = data["per_repeat"].get(bench, {}).get(i, {}).get(label_p, {}).get(s, {})
+                reps_m = data["per_repeat"].get(f"{bench}@multiple", {}).get(i, {}).get(label_m, {}).get(s, {})
+                faster = paired_ratio(kind, reps_m, reps_p)
+                cells[i] = fmt(m) + (f" ({1 / faster:.2f}x)" if faster else "")
             if cells:
-                by = dict(cells)
                 rows.append(f"| osu_{bench} {fmt_size(s)} ({unit}), MPI_THREAD_MULTIPLE "
-                            "(x: time against its plain run) | "
-                            + " | ".join(by.get(i, "n/a") for i in data["impls"]) + " |")
+                            "(x: median per-repeat time against its plain run) | "
+                            + " | ".join(cells.get(i, "n/a") for i in data["impls"]) + " |")
     return rows
 
 
