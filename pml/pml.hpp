@@ -374,7 +374,6 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
     }
     if (progress()) {
       idle = yields = 0;
-      watch.progressed();
     } else if (idle < wait_.spins_before_yield) {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {

@@ -140,11 +140,13 @@ class Context {
     pml::Turn take_turn(Done& done) noexcept {
       return context.idle_threads_.take_turn(lock, this, done);
     }
+    // Each round tells the stand-bys what it (or a done(), as a probe's)
+    // moved: a move left untold can leave one asleep for good.
     void between_rounds() noexcept {
+      context.tell_stand_by();
       lock.hand_on();
       if (context.idle_threads_.others_working()) unlocked([] { ::sched_yield(); });
     }
-    void progressed() noexcept { context.tell_stand_by(); }
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {
       lock.unlock();
@@ -153,6 +155,7 @@ class Context {
     }
     template <class Ready, class Sleep>
     void sleep(long /*timeout_ns*/, Ready&& ready, Sleep&& sleep) noexcept {
+      context.tell_stand_by();  // a move of this round's done()
       if (!ready()) return;
       lock.unlock();
       sleep();
