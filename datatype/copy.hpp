@@ -14,46 +14,36 @@
 
 namespace shmpi::datatype {
 
-// `count` runs of N bytes, from `from` (runs `stride` apart) packed back to
-// back into `to`, or the reverse (Scatter): with N a constant each run is a
-// move or two, and the loop unrolls (a column of doubles copies at several
-// elements a nanosecond instead of one call per element).
-template <std::size_t N, bool Scatter>
-inline void copy_fixed_runs(std::byte* packed, std::byte* strided, Offset stride, std::uint64_t count) noexcept {
-  for (std::uint64_t i = 0; i < count; ++i, packed += N, strided += stride) {
-    if constexpr (Scatter)
-      std::memcpy(strided, packed, N);
-    else
-      std::memcpy(packed, strided, N);
-  }
+// `count` runs of `bytes` bytes from `from` to `to`, each side stepping by
+// its own stride (a packed side steps by `bytes`). With N a constant
+// (N == 0: `bytes` at run time) each run is a move or two and the loop
+// unrolls: a column of doubles copies several elements a nanosecond
+// instead of one call per element.
+template <std::size_t N>
+inline void copy_strided(std::byte* to, const std::byte* from, Offset to_step, Offset from_step,
+                         std::uint64_t bytes, std::uint64_t count) noexcept {
+  for (std::uint64_t i = 0; i < count; ++i, to += to_step, from += from_step) std::memcpy(to, from, N != 0 ? N : bytes);
 }
 
-template <bool Scatter>
-inline void copy_runs(std::byte* packed, std::byte* strided, Offset stride, std::uint64_t bytes,
+inline void copy_runs(std::byte* to, const std::byte* from, Offset to_step, Offset from_step, std::uint64_t bytes,
                       std::uint64_t count) noexcept {
   switch (bytes) {
-    case 4: return copy_fixed_runs<4, Scatter>(packed, strided, stride, count);
-    case 8: return copy_fixed_runs<8, Scatter>(packed, strided, stride, count);
-    case 16: return copy_fixed_runs<16, Scatter>(packed, strided, stride, count);
-    case 24: return copy_fixed_runs<24, Scatter>(packed, strided, stride, count);
-    case 32: return copy_fixed_runs<32, Scatter>(packed, strided, stride, count);
-    default:
-      for (std::uint64_t i = 0; i < count; ++i, packed += bytes, strided += stride) {
-        if constexpr (Scatter)
-          std::memcpy(strided, packed, bytes);
-        else
-          std::memcpy(packed, strided, bytes);
-      }
+    case 4: return copy_strided<4>(to, from, to_step, from_step, bytes, count);
+    case 8: return copy_strided<8>(to, from, to_step, from_step, bytes, count);
+    case 16: return copy_strided<16>(to, from, to_step, from_step, bytes, count);
+    case 24: return copy_strided<24>(to, from, to_step, from_step, bytes, count);
+    case 32: return copy_strided<32>(to, from, to_step, from_step, bytes, count);
+    default: return copy_strided<0>(to, from, to_step, from_step, bytes, count);
   }
 }
 
 // Packs the next `max_bytes` bytes of the stream of the elements at
 // `origin` into `out`; returns the bytes packed.
 inline std::uint64_t pack(Cursor& cursor, const void* origin, void* out, std::uint64_t max_bytes) noexcept {
-  auto* base = static_cast<std::byte*>(const_cast<void*>(origin));  // only read
+  const auto* base = static_cast<const std::byte*>(origin);
   auto* to = static_cast<std::byte*>(out);
   return cursor.advance_runs(max_bytes, [&](Offset first, Offset stride, std::uint64_t bytes, std::uint64_t count) {
-    copy_runs<false>(to, base + first, stride, bytes, count);
+    copy_runs(to, base + first, static_cast<Offset>(bytes), stride, bytes, count);
     to += bytes * count;
     return count;
   });
@@ -63,9 +53,9 @@ inline std::uint64_t pack(Cursor& cursor, const void* origin, void* out, std::ui
 // elements at `origin`; returns the bytes unpacked.
 inline std::uint64_t unpack(Cursor& cursor, const void* in, void* origin, std::uint64_t max_bytes) noexcept {
   auto* base = static_cast<std::byte*>(origin);
-  auto* from = static_cast<std::byte*>(const_cast<void*>(in));  // only read
+  const auto* from = static_cast<const std::byte*>(in);
   return cursor.advance_runs(max_bytes, [&](Offset first, Offset stride, std::uint64_t bytes, std::uint64_t count) {
-    copy_runs<true>(from, base + first, stride, bytes, count);
+    copy_runs(base + first, from, stride, static_cast<Offset>(bytes), bytes, count);
     from += bytes * count;
     return count;
   });

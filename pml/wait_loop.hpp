@@ -27,11 +27,11 @@
 // threads waiting for it, then takes it back), it yields inside
 // watch.unlocked(...) and sleeps inside watch.sleep(timeout, ready, sleep)
 // (ready() runs holding the lock, sleep() without), so no
-// thread holds the lock while it idles. Both are where the runtime's
-// watcher tells the sleeping threads about moves since it last told them
-// (a round's, or one made inside a done(), as a probe's progress): a move
-// may have completed what one of them waits for. Unwatched waits (and the
-// runtime's single-threaded one) do none of this.
+// thread holds the lock while it idles. between_rounds() and sleep() are
+// where the runtime's watcher tells the sleeping threads about moves since
+// it last told them (a round's, or one made inside a done(), as a probe's
+// progress): a move may have completed what one of them waits for.
+// Unwatched waits (and the runtime's single-threaded one) do none of this.
 #pragma once
 
 #include <cstdint>
