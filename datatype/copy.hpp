@@ -25,6 +25,22 @@ inline void copy_strided(std::byte* to, const std::byte* from, Offset to_step, O
   for (std::uint64_t i = 0; i < count; ++i, to += to_step, from += from_step) std::memcpy(to, from, N != 0 ? N : bytes);
 }
 
+// A run of 1..16 bytes as at most two moves that may overlap (no call, no
+// loop): the odd sizes of struct fields (12, 6, 3 bytes).
+inline void copy_small(std::byte* to, const std::byte* from, std::uint64_t bytes) noexcept {
+  if (bytes >= 8) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + bytes - 8, from + bytes - 8, 8);
+  } else if (bytes >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + bytes - 4, from + bytes - 4, 4);
+  } else {
+    to[0] = from[0];
+    to[bytes / 2] = from[bytes / 2];
+    to[bytes - 1] = from[bytes - 1];
+  }
+}
+
 inline void copy_runs(std::byte* to, const std::byte* from, Offset to_step, Offset from_step, std::uint64_t bytes,
                       std::uint64_t count) noexcept {
   switch (bytes) {
@@ -33,7 +49,12 @@ inline void copy_runs(std::byte* to, const std::byte* from, Offset to_step, Offs
     case 16: return copy_strided<16>(to, from, to_step, from_step, bytes, count);
     case 24: return copy_strided<24>(to, from, to_step, from_step, bytes, count);
     case 32: return copy_strided<32>(to, from, to_step, from_step, bytes, count);
-    default: return copy_strided<0>(to, from, to_step, from_step, bytes, count);
+    default:
+      if (bytes <= 16) {
+        for (std::uint64_t i = 0; i < count; ++i, to += to_step, from += from_step) copy_small(to, from, bytes);
+        return;
+      }
+      return copy_strided<0>(to, from, to_step, from_step, bytes, count);
   }
 }
 

@@ -30,6 +30,7 @@ Cursor::Cursor(const Program& program, std::uint64_t count, Offset extent)
       size_ = total_;
     }
   }
+  flat_ = ops_ != &folded_ && program.depth == 0 && op_count_ <= kFlatOps && count_ > 1;
   if (program.depth + 1 > kInlineDepth) {
     more_frames_.resize(program.depth + 1);
     frames_ = more_frames_.data();

@@ -54,12 +54,14 @@ class Cursor {
     Offset stride, base;  // base: origin of the current iteration
   };
   static constexpr std::size_t kInlineDepth = 8;
+  static constexpr std::uint32_t kFlatOps = 8;
 
   void push(const Frame& frame) noexcept { frames_[++top_] = frame; }
   bool finish_frame() noexcept;  // the top frame's ops are done; false at the end of the stream
 
   const Op* ops_;
   std::uint32_t op_count_;
+  bool flat_;  // a few runs per element and no loops: whole elements take the short path
   Op folded_;  // the whole stream when it is one (strided) run: `count` elements folded into it
   std::uint64_t count_;
   std::uint64_t size_;
@@ -93,6 +95,32 @@ std::uint64_t Cursor::advance_runs(std::uint64_t max_bytes, TakeRuns&& take_runs
       if (!finish_frame()) break;
       continue;
     }
+    // Whole elements of a flat type (a struct's few runs), element by
+    // element without the walk's bookkeeping per run.
+    if (flat_ && f.pos == 0 && run_ == 0 && skip_ == 0 && max_bytes - moved >= size_) {
+      const std::uint64_t elements = std::min(f.count - f.iter, (max_bytes - moved) / size_);
+      for (std::uint64_t e = 0; e < elements; ++e, f.base += f.stride) {
+        for (std::uint32_t i = 0; i < f.end; ++i) {
+          const Op& op = ops_[i];
+          const std::uint64_t taken = take_runs(f.base + op.offset, op.stride, op.bytes, op.count);
+          moved += taken * op.bytes;
+          if (taken < op.count) {  // refused: stop before that run
+            f.iter += e;
+            f.pos = i;
+            run_ = taken;
+            position_ += moved;
+            return moved;
+          }
+        }
+      }
+      f.iter += elements;  // may reach f.count: the element after the last, as finish_frame() leaves it
+      if (f.iter == f.count) {
+        f.iter = f.count - 1;
+        f.base -= f.stride;
+        f.pos = f.end;
+      }
+      continue;
+    }
     const Op& op = ops_[f.pos];
     if (op.loop) {
       push(Frame{f.pos + 1, op.next(f.pos), f.pos + 1, 0, op.count, op.stride, f.base + op.offset});
@@ -101,7 +129,10 @@ std::uint64_t Cursor::advance_runs(std::uint64_t max_bytes, TakeRuns&& take_runs
     const Offset origin = f.base + op.offset;
     while (run_ < op.count && moved < max_bytes) {
       const Offset at = origin + static_cast<Offset>(run_) * op.stride;
-      const std::uint64_t whole = skip_ == 0 ? std::min(op.count - run_, (max_bytes - moved) / op.bytes) : 0;
+      // Whole runs that fit; the division only when not all of them do (a
+      // struct's runs are mostly one per op, and a divide costs more than its copy).
+      const std::uint64_t left = op.count - run_, room = max_bytes - moved;
+      const std::uint64_t whole = skip_ != 0 ? 0 : left * op.bytes <= room ? left : room / op.bytes;
       if (whole != 0) {  // whole runs
         const std::uint64_t taken = take_runs(at, op.stride, op.bytes, whole);
         moved += taken * op.bytes;

@@ -168,7 +168,7 @@ TEST(DatatypeProperty, CompiledCopiesMatchTheNaiveReference) {
   constexpr int kCases = 4000;
   for (int i = 0; i < kCases; ++i) {
     const TypeRef type = random.any(static_cast<int>(random.pick(1, 4)));
-    const auto count = static_cast<std::uint64_t>(random.pick(0, 3));
+    const auto count = static_cast<std::uint64_t>(random.pick(0, 9));  // above 1: the per-element paths
     SCOPED_TRACE("seed " + std::to_string(seed) + " case " + std::to_string(i) + " (SHMPI_DATATYPE_SEED=" +
                  std::to_string(seed) + ")");
     check_case(*type, count, random);
