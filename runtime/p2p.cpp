@@ -1,5 +1,6 @@
 #include "runtime/p2p.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/api.hpp"
@@ -40,18 +41,43 @@ namespace {
   return MPI_SUCCESS;
 }
 
+// The fast path of a committed type that is not direct, once the other
+// arguments passed: what prepare_checked() would decide, without building
+// its checks; anything it would refuse (or must look at closer) goes there.
+[[gnu::noinline]] int prepare_packed(Context& context, const char* call, const void* buf, int count,
+                                     MPI_Datatype type, int peer, int tag, MPI_Comm comm, bool receive,
+                                     const Communicator& c, const DatatypeInfo& info, Transfer& out) {
+  std::size_t bytes = 0;
+  bool plain = !__builtin_mul_overflow(info.size, static_cast<std::size_t>(count), &bytes);
+  if (plain && receive && count > 0) {
+    // Interleaved elements (extent below the data they span) need find_overlap.
+    const DerivedRef& derived = context.datatypes().derived(type);
+    plain = derived && !derived->overlaps &&
+            (count == 1 || derived->layout->extent() >= std::max<std::int64_t>(0, derived->layout->true_extent()));
+  }
+  if (!plain) return prepare_checked(context, call, buf, count, type, peer, tag, comm, receive, out);
+  out = Transfer{&c, comm, bytes, peer, tag, info.size};
+  out.packed_type = type;
+  out.count = count;
+  return MPI_SUCCESS;
+}
+
 inline int prepare(Context& context, const char* call, const void* buf, int count, MPI_Datatype type, int peer,
                    int tag, MPI_Comm comm, bool receive, Transfer& out) {
   // Fast path: every argument valid (prepare_checked's checks then agree).
   const Communicator* c = context.communicator(comm);
   const DatatypeInfo* info = context.datatypes().find(type);
-  if (c != nullptr && count >= 0 && info != nullptr && info->direct && (buf != nullptr || count == 0)) {
+  if (c != nullptr && count >= 0 && info != nullptr && (buf != nullptr || count == 0)) {
     const bool peer_ok =
         (peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE);
     const bool tag_ok = (tag >= 0 && tag <= MPI_TAG_UB_VALUE) || (receive && tag == MPI_ANY_TAG);
     if (peer_ok && tag_ok) {
-      out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag, info->size};
-      return MPI_SUCCESS;
+      if (info->direct) [[likely]] {
+        out = Transfer{c, comm, info->size * static_cast<std::size_t>(count), peer, tag, info->size};
+        return MPI_SUCCESS;
+      }
+      if (info->committed)
+        return prepare_packed(context, call, buf, count, type, peer, tag, comm, receive, *c, *info, out);
     }
   }
   return prepare_checked(context, call, buf, count, type, peer, tag, comm, receive, out);
