@@ -24,6 +24,7 @@
 # Slurm or its PMIx plugin is missing; otherwise 0 only if every case passed.
 set -u
 group=$1 tests=$2 ring=$3 locality=$4 shmpirun=$5 run_case=$6
+export SHMPI_CASE_UCX=1  # ranks on two nodes use UCX: run_case.sh checks its files too (RUN_SERIAL)
 . "$(dirname "$0")/slurm_cluster.sh"
 
 # The run report's line for traffic that left the node (SHMPI_STATS=1,

@@ -49,10 +49,12 @@ if(SHMPI_WITH_UCX)
     --match "${net_sent}" --
     ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:wait_sleeps>)
   # UCX's shared-memory files (ucx_shm_posix_*) exist while a job runs: two
-  # such jobs at once would each see the other's as left behind.
+  # such jobs at once would each see the other's as left behind. Only these
+  # cases look for UCX's files (SHMPI_CASE_UCX, run_case.sh); the others may
+  # run beside them.
   get_property(net_tests DIRECTORY PROPERTY TESTS)
   list(FILTER net_tests INCLUDE REGEX "^net\\.")
-  set_tests_properties(${net_tests} PROPERTIES RESOURCE_LOCK ucx)
+  set_tests_properties(${net_tests} PROPERTIES RESOURCE_LOCK ucx ENVIRONMENT_MODIFICATION SHMPI_CASE_UCX=set:1)
 else()
   # Without UCX a job with remote peers stops at start-up with one line.
   shmpi_case(net.without_ucx ARGS
