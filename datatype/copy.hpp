@@ -6,6 +6,7 @@
 
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -58,28 +59,74 @@ inline void copy_runs(std::byte* to, const std::byte* from, Offset to_step, Offs
   }
 }
 
+// Whole elements of a flat type the cursor hands out (take_elements), field
+// by field: a field of `elements` elements is one batch of equal runs, the
+// user side stepping by the extent, the packed side by the element size.
+// In chunks of about 16 KiB of user memory, so each field's pass over a
+// chunk finds it in cache.
+template <bool kPack>
+inline std::uint64_t copy_elements(Cursor& cursor, std::byte* user, std::byte* packed,
+                                   std::uint64_t max_bytes) noexcept {
+  Offset first = 0;
+  const std::uint64_t elements = cursor.take_elements(max_bytes, first);
+  if (elements == 0) return 0;
+  const Offset extent = cursor.element_extent();
+  const auto size = static_cast<Offset>(cursor.element_size());
+  const auto span = static_cast<std::uint64_t>(extent < 0 ? -extent : extent);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, 16384 / std::max<std::uint64_t>(span, 1));
+  for (std::uint64_t done = 0; done < elements; done += chunk) {
+    const std::uint64_t n = std::min(chunk, elements - done);
+    std::byte* u = user + first + static_cast<Offset>(done) * extent;
+    std::byte* p = packed + static_cast<Offset>(done) * size;
+    for (std::uint32_t i = 0; i < cursor.field_count(); ++i) {
+      const Op& field = cursor.fields()[i];
+      if (kPack) copy_runs(p, u + field.offset, size, extent, field.bytes, n);
+      else copy_runs(u + field.offset, p, extent, size, field.bytes, n);
+      p += field.bytes;
+    }
+  }
+  return elements * cursor.element_size();
+}
+
+// The next `max_bytes` bytes of the stream between the user's elements and
+// the packed bytes, in the direction kPack says; returns the bytes copied.
+// A flat type goes run by run to its next element's start, then in whole
+// elements (copy_elements), then run by run through the partial last one.
+template <bool kPack>
+inline std::uint64_t copy_stream(Cursor& cursor, std::byte* user, std::byte* packed, std::uint64_t max_bytes) noexcept {
+  auto runs = [&](std::uint64_t bytes) {
+    return cursor.advance_runs(bytes, [&](Offset first, Offset stride, std::uint64_t len, std::uint64_t count) {
+      const auto step = static_cast<Offset>(len);
+      if (kPack) copy_runs(packed, user + first, step, stride, len, count);
+      else copy_runs(user + first, packed, stride, step, len, count);
+      packed += len * count;
+      return count;
+    });
+  };
+  std::uint64_t moved = 0;
+  if (cursor.flat()) {
+    const std::uint64_t into = cursor.position() % cursor.element_size();
+    if (into != 0) moved += runs(std::min(max_bytes, cursor.element_size() - into));
+    const std::uint64_t whole = copy_elements<kPack>(cursor, user, packed, max_bytes - moved);
+    packed += whole;
+    moved += whole;
+  }
+  return moved + runs(max_bytes - moved);
+}
+
 // Packs the next `max_bytes` bytes of the stream of the elements at
 // `origin` into `out`; returns the bytes packed.
 inline std::uint64_t pack(Cursor& cursor, const void* origin, void* out, std::uint64_t max_bytes) noexcept {
-  const auto* base = static_cast<const std::byte*>(origin);
-  auto* to = static_cast<std::byte*>(out);
-  return cursor.advance_runs(max_bytes, [&](Offset first, Offset stride, std::uint64_t bytes, std::uint64_t count) {
-    copy_runs(to, base + first, static_cast<Offset>(bytes), stride, bytes, count);
-    to += bytes * count;
-    return count;
-  });
+  // Read only: copy_stream<true> copies from `origin`'s memory, never into it.
+  return copy_stream<true>(cursor, static_cast<std::byte*>(const_cast<void*>(origin)), static_cast<std::byte*>(out),
+                           max_bytes);
 }
 
 // Unpacks the next `max_bytes` bytes of the stream from `in` into the
 // elements at `origin`; returns the bytes unpacked.
 inline std::uint64_t unpack(Cursor& cursor, const void* in, void* origin, std::uint64_t max_bytes) noexcept {
-  auto* base = static_cast<std::byte*>(origin);
-  const auto* from = static_cast<const std::byte*>(in);
-  return cursor.advance_runs(max_bytes, [&](Offset first, Offset stride, std::uint64_t bytes, std::uint64_t count) {
-    copy_runs(base + first, from, stride, static_cast<Offset>(bytes), bytes, count);
-    from += bytes * count;
-    return count;
-  });
+  return copy_stream<false>(cursor, static_cast<std::byte*>(origin), static_cast<std::byte*>(const_cast<void*>(in)),
+                            max_bytes);
 }
 
 // Fills up to `max_iov` iovecs with the memory behind the next `max_bytes`

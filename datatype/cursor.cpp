@@ -30,7 +30,8 @@ Cursor::Cursor(const Program& program, std::uint64_t count, Offset extent)
       size_ = total_;
     }
   }
-  flat_ = ops_ != &folded_ && program.depth == 0 && op_count_ <= kFlatOps && count_ > 1;
+  flat_ = ops_ != &folded_ && program.size != 0 && program.depth == 0 && op_count_ <= kFlatOps && count_ > 1 &&
+          std::all_of(program.ops.begin(), program.ops.end(), [](const Op& op) { return op.count == 1; });
   if (program.depth + 1 > kInlineDepth) {
     more_frames_.resize(program.depth + 1);
     frames_ = more_frames_.data();
@@ -73,6 +74,25 @@ void Cursor::seek(std::uint64_t offset) noexcept {
     push(Frame{f.pos + 1, op.next(f.pos), f.pos + 1, iter, op.count, op.stride,
                f.base + op.offset + static_cast<Offset>(iter) * op.stride});
   }
+}
+
+std::uint64_t Cursor::take_elements(std::uint64_t max_bytes, Offset& first) noexcept {
+  if (!flat_ || run_ != 0 || skip_ != 0) return 0;
+  Frame& f = frames_[0];
+  if (f.pos == f.end && !finish_frame()) return 0;  // the last element's ops done: on to the next
+  if (f.pos != 0) return 0;
+  const std::uint64_t elements = std::min(f.count - f.iter, max_bytes / size_);
+  if (elements == 0) return 0;
+  first = f.base;
+  f.iter += elements;
+  f.base += static_cast<Offset>(elements) * f.stride;
+  if (f.iter == f.count) {  // at the end of the stream, as finish_frame() leaves it
+    f.iter = f.count - 1;
+    f.base -= f.stride;
+    f.pos = f.end;
+  }
+  position_ += elements * size_;
+  return elements;
 }
 
 bool Cursor::finish_frame() noexcept {

@@ -44,6 +44,19 @@ class Cursor {
   template <class TakeRuns>
   std::uint64_t advance_runs(std::uint64_t max_bytes, TakeRuns&& take_runs);
 
+  // For copy loops over a flat type (no loops, a few runs per element: a
+  // struct's fields): when the cursor stands at an element's start, moves
+  // past the whole elements within the next `max_bytes` bytes and returns
+  // how many, with the offset of the first in `first`; else 0. The caller
+  // copies them field by field (fields()), each field of every element as
+  // one batch of equal runs instead of a call per run.
+  std::uint64_t take_elements(std::uint64_t max_bytes, Offset& first) noexcept;
+  bool flat() const noexcept { return flat_; }
+  const Op* fields() const noexcept { return ops_; }  // top-level Run ops of a flat type
+  std::uint32_t field_count() const noexcept { return op_count_; }
+  std::uint64_t element_size() const noexcept { return size_; }
+  Offset element_extent() const noexcept { return extent_; }
+
  private:
   // No member initialisers: every frame is written before it is read, and
   // a cursor is made per message (zeroing the inline frames cost 384 bytes
@@ -61,7 +74,7 @@ class Cursor {
 
   const Op* ops_;
   std::uint32_t op_count_;
-  bool flat_;  // a few runs per element and no loops: whole elements take the short path
+  bool flat_;  // no loops and a few runs per element: take_elements() may hand out elements
   Op folded_;  // the whole stream when it is one (strided) run: `count` elements folded into it
   std::uint64_t count_;
   std::uint64_t size_;
@@ -93,32 +106,6 @@ std::uint64_t Cursor::advance_runs(std::uint64_t max_bytes, TakeRuns&& take_runs
     Frame& f = frames_[top_];
     if (f.pos == f.end) {
       if (!finish_frame()) break;
-      continue;
-    }
-    // Whole elements of a flat type (a struct's few runs), element by
-    // element without the walk's bookkeeping per run.
-    if (flat_ && f.pos == 0 && run_ == 0 && skip_ == 0 && max_bytes - moved >= size_) {
-      const std::uint64_t elements = std::min(f.count - f.iter, (max_bytes - moved) / size_);
-      for (std::uint64_t e = 0; e < elements; ++e, f.base += f.stride) {
-        for (std::uint32_t i = 0; i < f.end; ++i) {
-          const Op& op = ops_[i];
-          const std::uint64_t taken = take_runs(f.base + op.offset, op.stride, op.bytes, op.count);
-          moved += taken * op.bytes;
-          if (taken < op.count) {  // refused: stop before that run
-            f.iter += e;
-            f.pos = i;
-            run_ = taken;
-            position_ += moved;
-            return moved;
-          }
-        }
-      }
-      f.iter += elements;  // may reach f.count: the element after the last, as finish_frame() leaves it
-      if (f.iter == f.count) {
-        f.iter = f.count - 1;
-        f.base -= f.stride;
-        f.pos = f.end;
-      }
       continue;
     }
     const Op& op = ops_[f.pos];
