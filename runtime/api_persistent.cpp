@@ -22,6 +22,15 @@ MpiRequest& make_persistent(Context& context, const Transfer& t, MPI_Request* ha
   return r;
 }
 
+// A non-contiguous type's layout goes with the request: every round moves
+// its runs, and the user may free the type's handle meanwhile (MPI-4.1 5.1.9).
+void keep_layout(Context& context, const Transfer& t, PersistentArgs& args) {
+  if (!t.packed()) return;
+  args.layout = context.datatypes().layout(t.packed_type);
+  args.count = t.count;
+  args.type = t.packed_type;
+}
+
 int send_init(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               Op op, SendMode mode, MPI_Request* request) {
   const Entry entry = enter(call);
@@ -33,7 +42,8 @@ int send_init(const char* call, const void* buf, int count, MPI_Datatype type, i
   r.pml.kind = shmpi::pml::RequestKind::Send;
   const std::uint32_t to = t.proc_null() ? 0 : t.comm->world_rank(dest);
   r.persistent = PersistentArgs{op, mode, to, dest, shmpi::pml::Envelope{t.comm->context, t.comm->rank, tag},
-                                const_cast<void*>(buf), t.bytes};
+                                const_cast<void*>(buf), t.bytes, {}, 0, 0};
+  keep_layout(context, t, r.persistent);
   return MPI_SUCCESS;
 }
 
@@ -97,7 +107,8 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
   MpiRequest& r = make_persistent(context, t, request);
   r.pml.kind = shmpi::pml::RequestKind::Recv;
   r.persistent = PersistentArgs{Op::Recv, SendMode::Standard, 0, source,
-                                shmpi::pml::Envelope{t.comm->context, source, tag}, buf, t.bytes};
+                                shmpi::pml::Envelope{t.comm->context, source, tag}, buf, t.bytes, {}, 0, 0};
+  keep_layout(context, t, r.persistent);
   return MPI_SUCCESS;
 }
 

@@ -113,7 +113,9 @@ void start_send(Context& context, const Transfer& t, const void* buf, pml::SendM
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
-  if (t.packed()) return start_packed_send(context, r, t, t.comm->world_rank(t.peer), buf, mode);
+  if (t.packed())
+    return start_packed_send(context, r, t, context.datatypes().layout(t.packed_type), t.comm->world_rank(t.peer),
+                             buf, mode);
   context.pml().start_send(r.pml, t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
                            buf, t.bytes, mode);
 }
@@ -125,11 +127,12 @@ void start_recv(Context& context, const Transfer& t, void* buf, MPI_Request* han
   }
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = t.handle;
-  if (t.packed()) return start_packed_recv(context, r, t, buf);
+  if (t.packed()) return start_packed_recv(context, r, t, context.datatypes().layout(t.packed_type), buf);
   context.pml().start_recv(r.pml, pml::Envelope{t.comm->context, t.peer, t.tag}, buf, t.bytes);
 }
 
-int buffered_send(Context& context, const char* call, const Transfer& t, const void* buf) {
+int buffered_send(Context& context, const char* call, const Transfer& t, const void* buf,
+                  const datatype::Type* layout) {
   if (t.proc_null()) return MPI_SUCCESS;
   BsendBuffer& space = context.bsend_buffer();
   context.reap();
@@ -148,7 +151,8 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
                                         : std::string("no buffer attached (call MPI_Buffer_attach)"));
   }
   if (t.packed()) {
-    pack_elements(*context.datatypes().layout(t.packed_type), static_cast<std::uint64_t>(t.count), buf,
+    pack_elements(layout != nullptr ? *layout : *context.datatypes().layout(t.packed_type),
+                  static_cast<std::uint64_t>(t.count), buf,
                   space.at(*offset));
   } else if (t.bytes != 0) {
     std::memcpy(space.at(*offset), buf, t.bytes);

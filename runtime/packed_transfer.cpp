@@ -35,9 +35,9 @@ Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count)
   return std::nullopt;
 }
 
-void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, std::uint32_t dest, const void* buf,
-                       pml::SendMode mode) {
-  r.packed.layout = context.datatypes().layout(t.packed_type);
+void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                       std::uint32_t dest, const void* buf, pml::SendMode mode) {
+  r.packed.layout = layout;
   const datatype::Type& type = *r.packed.layout;
   const pml::Envelope envelope{t.comm->context, t.comm->rank, t.tag};
   const auto count = static_cast<std::uint64_t>(t.count);
@@ -51,20 +51,21 @@ void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, std::
   context.pml().start_send(r.pml, dest, envelope, r.packed.bytes.data(), t.bytes, mode);
 }
 
-void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, void* buf) {
+void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                       void* buf) {
   const pml::Envelope want{t.comm->context, t.peer, t.tag};
   if (!context.pml().moves_runs()) {
-    context.pml().start_recv(r.pml, want, receive_buffer(context, r, t, buf), t.bytes);
+    context.pml().start_recv(r.pml, want, receive_buffer(r, t, layout, buf), t.bytes);
     return;
   }
-  r.packed.layout = context.datatypes().layout(t.packed_type);
+  r.packed.layout = layout;
   const datatype::Type& type = *r.packed.layout;
   r.packed.runs = pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf);
   context.pml().start_recv(r.pml, want, buf, t.bytes, &r.packed.runs);
 }
 
-void* receive_buffer(Context& context, MpiRequest& r, const Transfer& t, void* buf) {
-  r.packed.layout = context.datatypes().layout(t.packed_type);
+void* receive_buffer(MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout, void* buf) {
+  r.packed.layout = layout;
   r.packed.bytes.resize(t.bytes);
   r.packed.unpack_into = buf;
   r.packed.count = static_cast<std::uint64_t>(t.count);

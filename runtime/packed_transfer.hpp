@@ -21,17 +21,19 @@ namespace shmpi::runtime {
 // element, its extent must not be negative.
 Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count);
 
-// Starts packed send `t` of the elements at `buf` to world rank `dest` on
-// request `r`: from the runs where the pml can, else from a packed copy.
-void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, std::uint32_t dest, const void* buf,
-                       pml::SendMode mode);
+// Starts packed send `t` of the elements at `buf` (laid out by `layout`,
+// t.packed_type's) to world rank `dest` on request `r`: from the runs where
+// the pml can, else from a packed copy.
+void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                       std::uint32_t dest, const void* buf, pml::SendMode mode);
 // Starts packed receive `t` into the elements at `buf` on request `r`:
 // straight into the runs where the pml can, else through a buffer.
-void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, void* buf);
+void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                       void* buf);
 
 // Gives request `r` the buffer packed receive `t` receives into (unpacked
 // into `buf` by finish_packed) and returns it.
-void* receive_buffer(Context& context, MpiRequest& r, const Transfer& t, void* buf);
+void* receive_buffer(MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout, void* buf);
 
 // At completion: unpacks what a packed receive got and frees the buffer.
 void finish_packed_buffer(MpiRequest& r);

@@ -2,6 +2,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
 
 namespace shmpi::runtime {
 namespace {
@@ -17,15 +18,40 @@ void complete_now(MpiRequest& r, pml::RequestKind kind) noexcept {
 
 // MPI_Bsend_init: each round copies into the attached buffer, as MPI_Bsend
 // does, and the request is complete once the copy is made.
+// The round's Transfer, for the calls the nonblocking path shares; nullptr
+// comm if the communicator was freed.
+Transfer transfer_of(Context& context, const MpiRequest& r) {
+  const PersistentArgs& a = r.persistent;
+  Transfer t{context.communicator(r.comm), r.comm, a.bytes, a.peer, a.envelope.tag, 1};
+  if (a.layout != nullptr) {
+    t.packed_type = a.type;  // the packed paths are given a.layout itself: the handle may be freed
+    t.count = a.count;
+  }
+  return t;
+}
+
 int start_buffered(Context& context, MpiRequest& r, const char* call) {
   const PersistentArgs& a = r.persistent;
-  const Communicator* comm = context.communicator(r.comm);
-  if (comm == nullptr)
+  const Transfer t = transfer_of(context, r);
+  if (t.comm == nullptr)
     return raise_error(context, nullptr, call, MPI_ERR_COMM, "the request's communicator was freed");
-  const Transfer t{comm, r.comm, a.bytes, a.peer, a.envelope.tag, 1};
-  if (int rc = buffered_send(context, call, t, a.buffer)) return rc;
+  if (int rc = buffered_send(context, call, t, a.buffer, a.layout.get())) return rc;
   r.inactive = false;
   complete_now(r, pml::RequestKind::Send);
+  return MPI_SUCCESS;
+}
+
+// A round of a non-contiguous type: as MPI_Isend / MPI_Irecv move it (its
+// runs, or a packed copy), into the request's own pml::Request.
+int start_packed(Context& context, MpiRequest& r, const char* call) {
+  const PersistentArgs& a = r.persistent;
+  const Transfer t = transfer_of(context, r);
+  if (t.comm == nullptr)
+    return raise_error(context, nullptr, call, MPI_ERR_COMM, "the request's communicator was freed");
+  if (a.op == PersistentArgs::Op::Recv)
+    start_packed_recv(context, r, t, a.layout, a.buffer);
+  else
+    start_packed_send(context, r, t, a.layout, a.world_peer, a.buffer, a.mode);
   return MPI_SUCCESS;
 }
 
@@ -39,6 +65,7 @@ int start_persistent(Context& context, MpiRequest& r, const char* call) {
     complete_now(r, a.op == PersistentArgs::Op::Recv ? pml::RequestKind::Recv : pml::RequestKind::Send);
     return MPI_SUCCESS;
   }
+  if (a.layout != nullptr) return start_packed(context, r, call);
   pml::Pml& pml = context.pml();
   if (a.op == PersistentArgs::Op::Recv) {
     pml.start_recv(r.pml, a.envelope, a.buffer, a.bytes);

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "datatype/type.hpp"
 #include "pml/request.hpp"
 
 namespace shmpi::runtime {
@@ -29,6 +30,12 @@ struct PersistentArgs {
   pml::Envelope envelope;
   void* buffer = nullptr;  // a send's buffer is only read
   std::size_t bytes = 0;   // send: length; receive: capacity
+  // A datatype that is not contiguous: `count` elements of this layout
+  // (held: the user may free the type's handle), packed or moved as runs
+  // each round as the nonblocking calls do; else nullptr.
+  datatype::TypeRef layout;
+  int count = 0;
+  int type = 0;  // the MPI_Datatype handle it was made with (a flag for the packed paths only)
 };
 
 // Starts the inactive persistent request `r` (the caller checked that it

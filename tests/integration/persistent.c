@@ -3,7 +3,7 @@
  * around a ring, eager and rendezvous sizes; completion calls on inactive
  * requests (empty status, handle kept); MPI_Request_get_status; freeing
  * inactive and active requests; cancelling a started receive and starting
- * it again; MPI_PROC_NULL peers; errors for misuse (MPI_ERRORS_RETURN); the
+ * it again; non-contiguous datatypes; MPI_PROC_NULL peers; errors for misuse (MPI_ERRORS_RETURN); the
  * Bsend buffer sized by the standard's formula.
  *
  * With the argument "fatal_start", rank 0 starts an active request under
@@ -62,6 +62,53 @@ static void rounds(int bytes, int mode) {
   MPI_Request_free(&send);
   MPI_Request_free(&recv);
   CHECK(send == MPI_REQUEST_NULL && recv == MPI_REQUEST_NULL, "Request_free must null the handles");
+  free(attached);
+  free(out);
+  free(in);
+}
+
+/* Non-contiguous types: a column (every 3rd double) sent each round into
+ * every other double of the receiver (gaps keep their sentinel), the type
+ * handles freed once the requests exist (the requests keep the layouts). */
+static void derived_rounds(int n, int mode) {
+  enum { ROUNDS = 6 };
+  double *out = malloc(sizeof(double) * 3 * n), *in = malloc(sizeof(double) * 2 * n);
+  MPI_Datatype column, every_other;
+  MPI_Type_vector(n, 1, 3, MPI_DOUBLE, &column);
+  MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &every_other);
+  MPI_Type_commit(&column);
+  MPI_Type_commit(&every_other);
+  MPI_Request send, recv;
+  MPI_Recv_init(in, 1, every_other, left, 9, MPI_COMM_WORLD, &recv);
+  switch (mode) {
+    case 0: MPI_Send_init(out, 1, column, right, 9, MPI_COMM_WORLD, &send); break;
+    case 1: MPI_Ssend_init(out, 1, column, right, 9, MPI_COMM_WORLD, &send); break;
+    default: MPI_Bsend_init(out, 1, column, right, 9, MPI_COMM_WORLD, &send); break;
+  }
+  MPI_Type_free(&column);
+  MPI_Type_free(&every_other);
+  int buffer_bytes = (size + 1) * (n * (int)sizeof(double) + MPI_BSEND_OVERHEAD);
+  void *attached = malloc(buffer_bytes);
+  if (mode == 2) MPI_Buffer_attach(attached, buffer_bytes);
+  for (int round = 0; round < ROUNDS; ++round) {
+    for (int i = 0; i < 3 * n; ++i) out[i] = i % 3 == 0 ? rank * 1e6 + round * 1e4 + i / 3 : -1.0;
+    for (int i = 0; i < 2 * n; ++i) in[i] = -2.0;
+    MPI_Start(&recv);
+    MPI_Start(&send);
+    MPI_Request both[2] = {recv, send};
+    MPI_Status st[2];
+    MPI_Waitall(2, both, st);
+    int count = -1;
+    MPI_Get_count(&st[0], MPI_DOUBLE, &count);
+    CHECK(count == n, "derived mode %d n %d round %d: count %d", mode, n, round, count);
+    int bad = -1;
+    for (int i = 0; i < 2 * n && bad < 0; ++i)
+      if (in[i] != (i % 2 == 0 ? left * 1e6 + round * 1e4 + i / 2 : -2.0)) bad = i;
+    CHECK(bad < 0, "derived mode %d n %d round %d: double %d is %g", mode, n, round, bad, bad < 0 ? 0.0 : in[bad]);
+  }
+  if (mode == 2) MPI_Buffer_detach(&attached, &buffer_bytes);
+  MPI_Request_free(&send);
+  MPI_Request_free(&recv);
   free(attached);
   free(out);
   free(in);
@@ -249,6 +296,9 @@ int main(int argc, char **argv) {
   const int sizes[3] = {0, 8, 300000};
   for (int mode = 0; mode < 4; ++mode)
     for (int s = 0; s < 3; ++s) rounds(sizes[s], mode);
+  const int columns[3] = {1, 1000, 40000}; /* 8 B, 8 KB, 320 KB: eager, pipelined, rendezvous */
+  for (int mode = 0; mode < 3; ++mode)
+    for (int s = 0; s < 3; ++s) derived_rounds(columns[s], mode);
   inactive();
   free_active();
   cancel_and_restart();
