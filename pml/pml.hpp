@@ -139,7 +139,8 @@ class Pml {
   // Matched probe: removes the earliest matching message from matching and
   // returns it (nullptr if none), to be received by start_mrecv.
   Unexpected* take_message(const Envelope& want, ProbeResult& result) noexcept;
-  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept;
+  void start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity,
+                   const RunLayout* runs = nullptr) noexcept;
 
   // --- Progress and waiting.
 

@@ -74,8 +74,10 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buf
   return false;
 }
 
-void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity) noexcept {
+void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity,
+                      const RunLayout* runs) noexcept {
   set_up_receive(request, buffer, capacity);
+  request.layout = runs;
   deliver_unexpected(request, message);
 }
 

@@ -127,7 +127,10 @@ int start_mrecv(Context& context, const char* call, void* buf, int count, MPI_Da
   if (int rc = prepare_recv(context, call, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG, m->comm, t)) return rc;
   MpiRequest& r = context.requests().allocate(*handle);
   r.comm = m->comm;
-  context.pml().start_mrecv(r.pml, *m->message, t.packed() ? receive_buffer(r, t, context.datatypes().layout(t.packed_type), buf) : buf, t.bytes);
+  if (t.packed())
+    start_packed_mrecv(context, r, t, context.datatypes().layout(t.packed_type), *m->message, buf);
+  else
+    context.pml().start_mrecv(r.pml, *m->message, buf, t.bytes);
   context.messages().remove(*message);
   *message = MPI_MESSAGE_NULL;
   return MPI_SUCCESS;

@@ -64,6 +64,17 @@ void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, const
   context.pml().start_recv(r.pml, want, buf, t.bytes, &r.packed.runs);
 }
 
+void start_packed_mrecv(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                        pml::Unexpected& message, void* buf) {
+  if (!context.pml().moves_runs()) {
+    context.pml().start_mrecv(r.pml, message, receive_buffer(r, t, layout, buf), t.bytes);
+    return;
+  }
+  r.packed.layout = layout;
+  r.packed.runs = pml::describe_runs(layout->program(), static_cast<std::uint64_t>(t.count), layout->extent(), buf);
+  context.pml().start_mrecv(r.pml, message, buf, t.bytes, &r.packed.runs);
+}
+
 void* receive_buffer(MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout, void* buf) {
   r.packed.layout = layout;
   r.packed.bytes.resize(t.bytes);

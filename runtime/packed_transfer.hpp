@@ -31,6 +31,11 @@ void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, const
 void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
                        void* buf);
 
+// MPI_Mrecv / MPI_Imrecv of matched `message` into packed receive `t`'s
+// elements at `buf`, as start_packed_recv() receives.
+void start_packed_mrecv(Context& context, MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout,
+                        pml::Unexpected& message, void* buf);
+
 // Gives request `r` the buffer packed receive `t` receives into (unpacked
 // into `buf` by finish_packed) and returns it.
 void* receive_buffer(MpiRequest& r, const Transfer& t, const datatype::TypeRef& layout, void* buf);
