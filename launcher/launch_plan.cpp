@@ -30,6 +30,7 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
     return contract::parse_bytes(effective_tunable(name, options.tunables, environment, defaults)).value_or(0);
   };
   check_job_fits(plan.ranks, {bytes("ring_size"), bytes("segment_budget"), bytes("test_available_memory")});
+  check_eager_fits(options.tunables, environment, bytes("eager_limit"), bytes("ring_size"));
   if (!options.output_dir.empty()) plan.files = open_output_files(options.output_dir, plan.ranks);
 
   plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);

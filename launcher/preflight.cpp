@@ -1,5 +1,6 @@
 #include "preflight.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,6 +98,14 @@ std::string effective_tunable(const std::string& name,
   if (const char* value = environment_value(environment, contract::tunable_env_name(name))) return value;
   const contract::TunableSpec* spec = contract::find_tunable(name);
   return spec != nullptr ? std::string(defaults.default_of(*spec)) : "";
+}
+
+void check_eager_fits(std::span<const std::pair<std::string, std::string>> settings,
+                      std::span<const std::string> environment, std::uint64_t eager_limit, std::uint64_t ring_size) {
+  const bool set = std::any_of(settings.begin(), settings.end(), [](const auto& s) { return s.first == "eager_limit"; }) ||
+                   environment_value(environment, contract::tunable_env_name("eager_limit")) != nullptr;
+  const std::string misfit = contract::eager_limit_misfit(eager_limit, ring_size);
+  if (set && !misfit.empty()) throw usage_error(misfit + "; lower eager_limit or raise ring_size");
 }
 
 std::vector<RankFiles> open_output_files(const std::string& dir, int ranks) {

@@ -29,6 +29,12 @@ void check_environment_tunables(std::span<const std::string> environment);
 contract::TunableDefaults job_defaults(const std::string& profile_option,
                                        std::span<const std::string> environment);
 
+// An eager limit the user set (--set or environment) must fit a quarter
+// of the rings (contract::eager_limit_misfit): said once here, before the
+// ranks start, rather than by every rank at MPI_Init.
+void check_eager_fits(std::span<const std::pair<std::string, std::string>> settings,
+                      std::span<const std::string> environment, std::uint64_t eager_limit, std::uint64_t ring_size);
+
 // The value a tunable will have for the ranks: the last --set, else the
 // environment, else its default in `defaults`.
 std::string effective_tunable(const std::string& name,

@@ -68,9 +68,11 @@ Config Config::from_environment() {
   c.choose_route = value_of(d, "rndv_route") == "auto";
   c.test_cma_eperm = value_of(d, "test_cma_eperm") == "1";
   c.stand_by_timeout = value_of(d, "test_stand_by_timeout") == "on";
-  if (c.eager_limit + 64 > c.ring_size / 4)
-    throw ConfigError("invalid SHMPI_EAGER_LIMIT: eager_limit=" + std::to_string(c.eager_limit) +
-                      " does not fit a quarter of ring_size=" + std::to_string(c.ring_size));
+  // A default eager limit follows a smaller ring down (Context takes
+  // btl::eager_limit_for_ring); one the user set must fit.
+  const std::string misfit = contract::eager_limit_misfit(c.eager_limit, c.ring_size);
+  if (!misfit.empty() && std::getenv(contract::tunable_env_name("eager_limit").c_str()) != nullptr)
+    throw ConfigError("invalid SHMPI_EAGER_LIMIT: " + misfit);
   return c;
 }
 

@@ -133,6 +133,16 @@ inline std::string tunable_env_name(std::string_view name) {
   return env;
 }
 
+// Why an eager limit the user set does not fit rings of `ring_size` bytes
+// (a record takes at most a quarter of its ring, 64 bytes of it headers),
+// or "" if it fits. One left at its default follows the ring down instead.
+inline std::string eager_limit_misfit(std::uint64_t eager_limit, std::uint64_t ring_size) {
+  if (eager_limit + 64 <= ring_size / 4) return "";
+  return "eager_limit=" + std::to_string(eager_limit) + " does not fit a quarter of ring_size=" +
+         std::to_string(ring_size) + " (at most " + std::to_string(ring_size / 4 >= 64 ? ring_size / 4 - 64 : 0) +
+         ")";
+}
+
 // Parses a byte count ("4096", "64k", "1M"). nullopt when malformed.
 inline std::optional<std::uint64_t> parse_bytes(std::string_view text) {
   std::uint64_t value = 0;

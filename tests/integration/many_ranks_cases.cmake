@@ -19,6 +19,29 @@ shmpi_case(many_ranks.np8 ARGS
   --match "^many_ranks: 8 ranks, 3 ring laps, all pairs and MPI_Alltoall of 16 bytes: OK$" --
   ${SHMPI_RUN} -n 8 --oversubscribe $<TARGET_FILE:many_ranks> 3)
 
+# A flood: 63 senders on 2 cores send rank 0 100 messages of 1 KiB each,
+# which it takes with MPI_ANY_SOURCE receives: every sender is served, in
+# its own order. The rings are 4 KiB (--set ring_size alone: the eager
+# limit follows it down to 960 bytes, so each message is fragmented).
+add_executable(flood flood.c)
+target_link_libraries(flood PRIVATE shmpi)
+target_compile_options(flood PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+shmpi_case(many_ranks.flood64 TIMEOUT 240 LABEL "integration;stress" ARGS
+  --count "^flood: rank [0-9]+ OK$" 64 --no-match "FAIL"
+  --match "^flood: rank 0 took 100 messages of 1024 bytes from each of 63 senders, each in order: OK$"
+  --
+  ${SHMPI_RUN} -n 64 --oversubscribe --set ring_size=4096 $<TARGET_FILE:flood> 100 1024)
+
+# An eager limit set by the user that its rings cannot carry: one line from
+# shmpirun, before any rank starts (with --set, or from the environment).
+shmpi_case(shmpirun.eager_limit_does_not_fit ARGS
+  --rc 2 --count "^shmpirun: eager_limit=2048 does not fit a quarter of ring_size=4096 \\(at most 960\\); lower eager_limit or raise ring_size$" 1
+  --no-match "OK|MPI_Init" --
+  ${SHMPI_RUN} -n 4 --oversubscribe --set ring_size=4096 --set eager_limit=2048 $<TARGET_FILE:many_ranks>)
+shmpi_case(shmpirun.eager_limit_env_does_not_fit ARGS
+  --rc 2 --count "^shmpirun: eager_limit=8192 does not fit a quarter of ring_size=16384" 1 --no-match "OK|MPI_Init" --
+  env SHMPI_EAGER_LIMIT=8192 ${SHMPI_RUN} -n 2 --set ring_size=16k $<TARGET_FILE:many_ranks>)
+
 # 64 ranks of 4235264-byte segments (shmpi_info -n 64): 259 MiB > 64 MiB.
 set(does_not_fit_tail "; use fewer ranks or a smaller --set ring_size or segment_budget$")
 shmpi_case(shmpirun.job_does_not_fit ARGS

@@ -106,6 +106,25 @@ TEST(Context, TakesItsConfigAndNeverReadsTheEnvironment) {
   EXPECT_EQ(context.size(), 1u);
 }
 
+// A smaller ring takes a default eager limit down with it (the Context
+// clamps it); an eager limit the user set that does not fit is refused.
+TEST(Config, OnlyAnEagerLimitTheUserSetMustFitTheRing) {
+  ::setenv("SHMPI_RING_SIZE", "4096", 1);
+  EXPECT_NO_THROW((void)Config::from_environment());
+  ::setenv("SHMPI_EAGER_LIMIT", "2048", 1);
+  try {
+    (void)Config::from_environment();
+    ADD_FAILURE() << "eager_limit=2048 with ring_size=4096 was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "invalid SHMPI_EAGER_LIMIT: eager_limit=2048 does not fit a quarter of ring_size=4096 (at most 960)");
+  }
+  ::setenv("SHMPI_EAGER_LIMIT", "960", 1);
+  EXPECT_EQ(Config::from_environment().eager_limit, 960u);
+  ::unsetenv("SHMPI_EAGER_LIMIT");
+  ::unsetenv("SHMPI_RING_SIZE");
+}
+
 TEST(Context, RefusesAJobLargerThanMessageHeadersCanName) {
   MemoryJob job(contract::kMaxRanks + 1);
   try {
