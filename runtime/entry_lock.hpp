@@ -9,7 +9,11 @@
 // little, then sleeps. A thread waiting in the pml hands it on between
 // rounds of progress (hand_on()) to a thread spinning for it, so threads
 // that wait at the same time take turns; a sleeping one gets it when the
-// holder idles or leaves.
+// holder idles or leaves. A thread that lost the lock after sleeping for it
+// kStarvingAfter times is starving: the next unlock hands the lock straight
+// to it (it stays held), so a thread calling MPI in a tight loop (MPI_Test
+// polling) cannot keep taking it back first (thread_fair: 20000 ping-pongs
+// beside such a poller took 31 s in one of three runs instead of 2.5 s).
 #pragma once
 
 #include <linux/futex.h>
@@ -34,15 +38,27 @@ class EntryLock {
     // kContended tells the holder that someone sleeps: its unlock wakes one.
     // A thread woken spins again (the holder hands on to spinners), and
     // takes the lock as kContended: others may still sleep.
-    for (std::uint32_t taken_as = kHeld;; taken_as = kContended) {
+    for (std::uint32_t taken_as = kHeld, sleeps = 0;; taken_as = kContended, ++sleeps) {
       if (spin_for_it(taken_as)) return;
-      if (state_.exchange(kContended, std::memory_order_acquire) == kFree) return;
-      futex(FUTEX_WAIT_PRIVATE, kContended);
+      if (state_.exchange(kContended, std::memory_order_seq_cst) == kFree) return;
+      if (sleeps == kStarvingAfter) return wait_for_hand_off();
+      futex(state_, FUTEX_WAIT_PRIVATE, kContended);
     }
   }
 
   void unlock() noexcept {
-    if (state_.exchange(kFree, std::memory_order_release) == kContended) futex(FUTEX_WAKE_PRIVATE, 1);
+    if (starving_.load(std::memory_order_seq_cst) != 0) {  // hand it on: it stays held
+      hand_off_.fetch_add(kHandedOff | kGeneration, std::memory_order_release);
+      futex(hand_off_, FUTEX_WAKE_PRIVATE, 1);
+      return;
+    }
+    if (state_.exchange(kFree, std::memory_order_seq_cst) == kContended) futex(state_, FUTEX_WAKE_PRIVATE, 1);
+    // One may have turned starving after the first look and seen the lock
+    // still held: it must look again (hand_off_ changes, so its wait ends).
+    if (starving_.load(std::memory_order_seq_cst) != 0) {
+      hand_off_.fetch_add(kGeneration, std::memory_order_release);
+      futex(hand_off_, FUTEX_WAKE_PRIVATE, 1);
+    }
   }
 
   // Lets a thread that wants the lock have it (one sleeping for it is
@@ -59,6 +75,26 @@ class EntryLock {
 
  private:
   static constexpr std::uint32_t kFree = 0, kHeld = 1, kContended = 2;
+  // hand_off_: bit 0 set while the lock waits for a starving thread to
+  // claim it; the other bits count events starving threads must look at.
+  static constexpr std::uint32_t kHandedOff = 1, kGeneration = 2;
+  static constexpr std::uint32_t kStarvingAfter = 2;  // futex sleeps lost before a thread starves
+
+  // Takes the lock as a starving thread: handed on by an unlock, or free.
+  void wait_for_hand_off() noexcept {
+    starving_.fetch_add(1, std::memory_order_seq_cst);
+    for (;;) {
+      std::uint32_t seen = hand_off_.load(std::memory_order_acquire);
+      if ((seen & kHandedOff) != 0) {
+        if (hand_off_.compare_exchange_strong(seen, seen & ~kHandedOff, std::memory_order_acquire)) break;
+        continue;
+      }
+      std::uint32_t expected = kFree;
+      if (state_.compare_exchange_strong(expected, kContended, std::memory_order_seq_cst)) break;
+      futex(hand_off_, FUTEX_WAIT_PRIVATE, seen);
+    }
+    starving_.fetch_sub(1, std::memory_order_relaxed);
+  }
   // Polls a thread spins for the lock before it sleeps; polls a holder
   // handing on waits for a spinner to take it. Both a few microseconds:
   // longer than the holder's round of progress, far shorter than a sleep.
@@ -78,13 +114,15 @@ class EntryLock {
     return taken;
   }
 
-  void futex(int op, std::uint32_t value) noexcept {
-    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&state_), op, value, nullptr, nullptr, 0);
+  static void futex(std::atomic<std::uint32_t>& word, int op, std::uint32_t value) noexcept {
+    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, nullptr, nullptr, 0);
   }
 
   static constexpr std::size_t kCacheLine = 64;
   alignas(kCacheLine) std::atomic<std::uint32_t> state_{kFree};
   alignas(kCacheLine) std::atomic<std::uint32_t> spinners_{0};
+  std::atomic<std::uint32_t> starving_{0};   // threads in wait_for_hand_off()
+  std::atomic<std::uint32_t> hand_off_{0};   // futex word of starving threads
 };
 
 }  // namespace shmpi::runtime

@@ -2,7 +2,7 @@
 # which defines shmpi_case and SHMPI_RUN). Each carries the label
 # "threads" besides "integration", so a ThreadSanitizer build can run
 # just these.
-foreach(program thread_p2p thread_any thread_comm thread_stress thread_finalize thread_wake)
+foreach(program thread_p2p thread_any thread_comm thread_stress thread_finalize thread_wake thread_fair)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi Threads::Threads)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -48,3 +48,7 @@ shmpi_case(thread_finalize.race LABEL "integration;threads" ARGS
 foreach(mode pready cancel)
   shmpi_thread_case(thread_wake.${mode} thread_wake ${mode})
 endforeach()
+
+# A thread spinning on MPI_Test beside one that ping-pongs: the ping-pong
+# still gets its turns (a barging lock must not let the spinner keep it).
+shmpi_thread_case(thread_fair.np2 thread_fair 20000)
