@@ -7,13 +7,12 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config             # toolchain
   libpmix-dev libnuma-dev libhwloc-dev  # runtime and launcher dependencies
-  libucx-dev  # ranks on other nodes (UCX active messages); optional at build time
+  libucx-dev                            # ranks on other nodes (UCX active messages); optional at build time
   libgtest-dev libbenchmark-dev         # tests and micro-benchmarks
   openmpi-bin libopenmpi-dev            # peer: Open MPI (comparisons, launcher tests)
   mpich libmpich-dev                    # peer: MPICH (comparisons)
   gnuplot-nox python3                   # comparison report and plots
   strace                                # comparison: checks the peers' network runs avoid shared memory
-  libucx-dev                            # network path between nodes (UCX; issue 25)
   # Private Slurm (tests/ecosystem: one node, and two slurmd on one machine)
   # for srun --mpi=pmix; slurmd brings slurm-wlm-basic-plugins (mpi/pmix)
   # and munge, which the tests do not use (auth/none).
