@@ -1,26 +1,32 @@
-// MPI entry points: barrier and broadcast, blocking (runtime/collectives.cpp)
-// and nonblocking (schedules in runtime/coll_basic.cpp). The reductions are
+// MPI entry points: barrier and broadcast, blocking (runtime/collectives.cpp;
+// a datatype that is not contiguous goes packed through the same bcast) and
+// nonblocking (schedules in runtime/coll_basic.cpp). The reductions are
 // in api_coll_reduce.cpp, gathers in api_coll_gather.cpp, alltoall in
 // api_coll_alltoall.cpp.
 #include "runtime/coll_call.hpp"
+#include "runtime/coll_packing.hpp"
 #include "runtime/collectives.hpp"
 #include "runtime/intercomm_coll.hpp"
+#include "runtime/packing.hpp"
 
 using namespace shmpi::runtime;
 
 namespace {
 
-// A broadcast's checked size in bytes, or the raised error.
+// A broadcast's checked buffer, or the raised error.
 int check_bcast(Context& context, const Communicator& c, const char* call, void* buffer, int count,
-                MPI_Datatype datatype, int root, const MPI_Request* request, bool nonblocking, std::size_t& bytes) {
-  Typed t;
-  if (int rc = raise_if(context, &c, call,
-                        first_error({check_request_pointer(request, nonblocking),
-                                     check_typed(context.datatypes(), buffer, count, datatype, t),
-                                     check_root(root, c)})))
-    return rc;
-  bytes = t.bytes;
-  return MPI_SUCCESS;
+                MPI_Datatype datatype, int root, const MPI_Request* request, bool nonblocking, Typed& t) {
+  return raise_if(context, &c, call,
+                  first_error({check_request_pointer(request, nonblocking),
+                               check_typed(context.datatypes(), buffer, count, datatype, t,
+                                           c.rank == root ? Use::Send : Use::Receive),
+                               check_root(root, c)}));
+}
+
+// The root's elements are sent packed; the others' received packed.
+void build_typed_bcast(Schedule& s, void* buffer, const Typed& t, std::int32_t root) {
+  void* bytes = s.rank() == root ? const_cast<void*>(packed_input(s, buffer, t)) : packed_output(s, buffer, t);
+  build_bcast(s, bytes, t.bytes, root);
 }
 
 }  // namespace
@@ -54,9 +60,23 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return intercomm_bcast(context, buffer, count, datatype, root, *c);
-  std::size_t bytes = 0;
-  if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, nullptr, false, bytes)) return rc;
-  if (bytes > 0) bcast(context, *c, buffer, bytes, root);
+  Typed t;
+  if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, nullptr, false, t)) return rc;
+  if (t.bytes == 0) return MPI_SUCCESS;
+  if (t.direct()) {
+    bcast(context, *c, buffer, t.bytes, root);
+    return MPI_SUCCESS;
+  }
+  // Packed through the same tuned bcast: another rank's type may be
+  // contiguous (only the type signatures match).
+  try {
+    std::vector<std::byte> packed(t.bytes);
+    if (c->rank == root) pack_elements(*t.layout, t.count, buffer, packed.data());
+    bcast(context, *c, packed.data(), t.bytes, root);
+    if (c->rank != root) unpack_elements(*t.layout, t.count, packed.data(), t.bytes, buffer);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory(context, *c, kCall);
+  }
   return MPI_SUCCESS;
 }
 
@@ -68,10 +88,10 @@ extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int r
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
-  std::size_t bytes = 0;
-  if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, request, true, bytes)) return rc;
+  Typed t;
+  if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, request, true, t)) return rc;
   return run_collective(context, *c, comm, request, kCall,
-                        [&](Schedule& s) { build_bcast(s, buffer, bytes, root); });
+                        [&](Schedule& s) { build_typed_bcast(s, buffer, t, root); });
 }
 
 SHMPI_PMPI_ALIAS(Barrier)

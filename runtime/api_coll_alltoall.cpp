@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/coll_call.hpp"
+#include "runtime/coll_packing.hpp"
 
 using namespace shmpi::runtime;
 
@@ -20,20 +21,26 @@ struct Side {
   const MPI_Datatype* types;
 };
 
-Check side_blocks(Context& context, const Side& side, std::int32_t n, Blocks& out) {
+Check side_blocks(Context& context, const Side& side, std::int32_t n, Blocks& out, Use use) {
   if (side.types != nullptr)
-    return check_typed_blocks_w(context.datatypes(), side.buffer, side.counts, side.displs, side.types, n, out);
+    return check_typed_blocks_w(context.datatypes(), side.buffer, side.counts, side.displs, side.types, n, out, use);
   if (side.counts != nullptr)
-    return check_typed_blocks(context.datatypes(), side.buffer, side.counts, side.displs, side.type, n, out);
+    return check_typed_blocks(context.datatypes(), side.buffer, side.counts, side.displs, side.type, n, out, use);
   Typed t;
-  if (Check c = check_typed(context.datatypes(), side.buffer, side.count, side.type, t)) return c;
-  out = Blocks::uniform(side.buffer, t.bytes, n);
+  if (Check c = check_typed(context.datatypes(), side.buffer, side.count, side.type, t, use)) return c;
+  out = uniform_blocks(side.buffer, t, n);
   return std::nullopt;
 }
 
 // MPI_IN_PLACE: the data to send is in the receive buffer, laid out as
-// received; it is copied aside first, since blocks arrive over it.
+// received; it is copied aside first, since blocks arrive over it (packed
+// aside, for datatypes that are not contiguous).
 Blocks copied_aside(Schedule& s, const Blocks& recv) {
+  if (!recv.direct()) {
+    Blocks send = recv;
+    packed_input(s, send);
+    return send;
+  }
   std::size_t extent = 0;
   for (std::size_t i = 0; i < recv.bytes.size(); ++i)
     if (recv.bytes[i] != 0) extent = std::max(extent, recv.offset[i] + recv.bytes[i]);
@@ -57,11 +64,15 @@ int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI
   if (int rc = raise_if(context, c, call,
                         first_error({check_request_pointer(request, nonblocking),
                                      check_not_in_place(recv_side.buffer, "recvbuf"),
-                                     in_place ? std::nullopt : side_blocks(context, send_side, c->size, send),
-                                     side_blocks(context, recv_side, c->size, recv)})))
+                                     in_place ? std::nullopt
+                                              : side_blocks(context, send_side, c->size, send, Use::Send),
+                                     side_blocks(context, recv_side, c->size, recv, Use::Receive)})))
     return rc;
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
-    build_alltoall(s, in_place ? copied_aside(s, recv) : send, recv);
+    if (in_place) send = copied_aside(s, recv);
+    packed_input(s, send);
+    packed_output(s, recv);
+    build_alltoall(s, send, recv);
   });
 }
 

@@ -1,6 +1,7 @@
 // MPI entry points: gather, scatter and allgather, blocking and nonblocking
 // (schedules in runtime/coll_gather.cpp).
 #include "runtime/coll_call.hpp"
+#include "runtime/coll_packing.hpp"
 
 using namespace shmpi::runtime;
 
@@ -8,11 +9,11 @@ namespace {
 
 // The root's blocks of a (v) call: `counts` == nullptr means `count` each.
 Check root_blocks(Context& context, const void* buffer, int count, const int* counts, const int* displs,
-                  MPI_Datatype type, std::int32_t n, Blocks& out) {
-  if (counts != nullptr) return check_typed_blocks(context.datatypes(), buffer, counts, displs, type, n, out);
+                  MPI_Datatype type, std::int32_t n, Blocks& out, Use use) {
+  if (counts != nullptr) return check_typed_blocks(context.datatypes(), buffer, counts, displs, type, n, out, use);
   Typed t;
-  if (Check c = check_typed(context.datatypes(), buffer, count, type, t)) return c;
-  out = Blocks::uniform(buffer, t.bytes, n);
+  if (Check c = check_typed(context.datatypes(), buffer, count, type, t, use)) return c;
+  out = uniform_blocks(buffer, t, n);
   return std::nullopt;
 }
 
@@ -36,13 +37,14 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
                                      in_place ? std::nullopt
                                               : check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
                                      at_root ? root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype,
-                                                           c->size, recv)
+                                                           c->size, recv, Use::Receive)
                                              : std::nullopt})))
     return rc;
-  const void* from = in_place ? recv.at(root) : sendbuf;
-  const std::size_t bytes = in_place ? recv.size_of(root) : send.bytes;
-  return run_collective(context, *c, comm, request, call,
-                        [&](Schedule& s) { build_gather(s, from, bytes, recv, root); });
+  return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
+    packed_output(s, recv, in_place ? root : -1);
+    const void* from = in_place ? recv.at(root) : packed_input(s, sendbuf, send);
+    build_gather(s, from, in_place ? recv.size_of(root) : send.bytes, recv, root);
+  });
 }
 
 int scatter(const char* call, const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
@@ -63,15 +65,18 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
   if (int rc = raise_if(context, c, call,
                         first_error({in_place ? std::nullopt : check_not_in_place(recvbuf, "recvbuf"),
                                      in_place ? std::nullopt
-                                              : check_typed(context.datatypes(), recvbuf, recvcount, recvtype, recv),
+                                              : check_typed(context.datatypes(), recvbuf, recvcount, recvtype, recv,
+                                                            Use::Receive),
                                      at_root ? root_blocks(context, sendbuf, sendcount, sendcounts, displs, sendtype,
-                                                           c->size, send)
+                                                           c->size, send, Use::Send)
                                              : std::nullopt})))
     return rc;
-  void* to = in_place ? send.at(root) : recvbuf;
-  const std::size_t bytes = in_place ? send.size_of(root) : recv.bytes;
-  return run_collective(context, *c, comm, request, call,
-                        [&](Schedule& s) { build_scatter(s, send, to, bytes, root); });
+  return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
+    packed_input(s, send);
+    // In place, the root's block stays where it is (copied onto itself).
+    void* to = in_place ? send.at(root) : packed_output(s, recvbuf, recv);
+    build_scatter(s, send, to, in_place ? send.size_of(root) : recv.bytes, root);
+  });
 }
 
 int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -89,10 +94,13 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
           context, c, call,
           first_error({check_request_pointer(request, nonblocking), check_not_in_place(recvbuf, "recvbuf"),
                        in_place ? std::nullopt : check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
-                       root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv)})))
+                       root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv,
+                                   Use::Receive)})))
     return rc;
-  const void* from = in_place ? recv.at(c->rank) : sendbuf;
-  return run_collective(context, *c, comm, request, call, [&](Schedule& s) { build_allgather(s, from, recv); });
+  return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
+    packed_output(s, recv, in_place ? c->rank : -1);
+    build_allgather(s, in_place ? recv.at(c->rank) : packed_input(s, sendbuf, send), recv);
+  });
 }
 
 }  // namespace

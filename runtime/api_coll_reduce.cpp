@@ -1,26 +1,69 @@
 // MPI entry points: reductions (reduce, allreduce, reduce-scatter, scan,
 // exscan, reduce_local), blocking and nonblocking. Blocking reduce and
 // allreduce with a predefined op take the tuned internal collectives
-// (runtime/collectives.cpp); everything else runs a schedule
+// (runtime/collectives.cpp; packed copies for a datatype that is not
+// contiguous, so the path never depends on it); everything else runs a schedule
 // (runtime/coll_reduce.cpp, coll_scan.cpp), whose order also suits
 // non-commutative user operations.
+//
+// A datatype that is not contiguous is reduced packed (runtime/
+// coll_packing.hpp): a predefined op then applies to the packed base
+// elements; a user op is called on operands unpacked into the datatype's
+// layout (Operation::unpack_operands), since it reads that layout.
 #include <cstring>
+#include <vector>
 
 #include "runtime/coll_call.hpp"
+#include "runtime/coll_packing.hpp"
 #include "runtime/collectives.hpp"
 #include "runtime/intercomm_coll.hpp"
+#include "runtime/packing.hpp"
 
 using namespace shmpi::runtime;
 
 namespace {
 
-// Checks a reduction's count, datatype, op and request pointer; fills `op_out`.
+// Checks a reduction's count, datatype, op and request pointer; fills
+// `op_out` and `t` (`use`: whether this rank receives a result).
 Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op op, const MPI_Request* request,
-                      bool nonblocking, Operation& op_out) {
-  std::size_t element = 0;
-  return first_error({check_request_pointer(request, nonblocking), check_count(count),
-                      check_collective_datatype(context.datatypes(), datatype, element),
-                      check_operation(context, op, datatype, op_out)});
+                      bool nonblocking, Operation& op_out, Typed& t, Use use) {
+  if (Check c = first_error({check_request_pointer(request, nonblocking),
+                             check_typed_elements(context.datatypes(), count, datatype, t, use),
+                             check_operation(context, op, datatype, op_out)}))
+    return c;
+  // The kernels take the padded C struct of MPI_DOUBLE_INT and its kind;
+  // packed, a derived type of them has no padding.
+  if (!t.direct() && op_out.user == nullptr && !context.datatypes().layout(op_out.type)->contiguous())
+    return ArgError{MPI_ERR_TYPE, "reducing datatype " + std::to_string(datatype) +
+                                      " (not contiguous, built of a predefined type with padding) with a "
+                                      "predefined op is not supported"};
+  return std::nullopt;
+}
+
+// A schedule's operation for `t`: a user op on a datatype that is not
+// contiguous gets its unpacked operands, for up to `count` elements.
+void set_operation(Schedule& s, Operation operation, const Typed& t, std::size_t count) {
+  if (!t.direct() && operation.user != nullptr) operation.unpack_operands(t.layout, count);
+  s.set_operation(operation);
+}
+
+// The tuned blocking reduce and allreduce (predefined ops) on packed copies
+// of a datatype that is not contiguous. Throw std::bad_alloc.
+void reduce_packed(Context& context, const Communicator& c, const void* send, void* recv, const Typed& t,
+                   const Reduction& reduction, std::int32_t root) {
+  std::vector<std::byte> in(t.bytes);
+  std::vector<std::byte> out(recv != nullptr ? t.bytes : 0);
+  pack_elements(*t.layout, t.count, send, in.data());
+  shmpi::runtime::reduce(context, c, in.data(), recv != nullptr ? out.data() : nullptr, reduction, root);
+  if (recv != nullptr) unpack_elements(*t.layout, t.count, out.data(), t.bytes, recv);
+}
+
+void allreduce_packed(Context& context, const Communicator& c, const void* send, void* recv, const Typed& t,
+                      const Reduction& reduction) {
+  std::vector<std::byte> both(t.bytes);
+  pack_elements(*t.layout, t.count, send, both.data());
+  shmpi::runtime::allreduce(context, c, both.data(), reduction);
+  unpack_elements(*t.layout, t.count, both.data(), t.bytes, recv);
 }
 
 int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -34,11 +77,13 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
     return intercomm_reduce(context, sendbuf, recvbuf, count, datatype, op, root, *c);
   }
   Operation operation;
+  Typed t;
+  const bool at_root = c->rank == root;
   if (int rc = raise_if(context, c, call,
-                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation),
+                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation, t,
+                                                     at_root ? Use::Receive : Use::Send),
                                      check_root(root, *c)})))
     return rc;
-  const bool at_root = c->rank == root;
   if (int rc = raise_if(context, c, call,
                         at_root ? check_reduce_buffers(sendbuf, recvbuf, count)
                                 : first_error({check_not_in_place(sendbuf, "sendbuf"), check_buffer(sendbuf, count)})))
@@ -47,18 +92,25 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
   const auto n = static_cast<std::size_t>(count);
   if (!nonblocking && operation.user == nullptr) {
     if (n == 0) return MPI_SUCCESS;
+    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes};
     try {
-      shmpi::runtime::reduce(context, *c, send, at_root ? recvbuf : nullptr,
-                             Reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes},
-                             root);
+      if (t.direct())
+        shmpi::runtime::reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
+      else
+        reduce_packed(context, *c, send, at_root ? recvbuf : nullptr, t, reduction, root);
     } catch (const std::bad_alloc&) {
       return out_of_memory(context, *c, call);
     }
     return MPI_SUCCESS;
   }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
-    s.set_operation(operation);
-    build_reduce(s, send, at_root ? recvbuf : nullptr, n, root);
+    set_operation(s, operation, t, n);
+    if (sendbuf == MPI_IN_PLACE) {
+      void* both = packed_inout(s, recvbuf, t);
+      build_reduce(s, both, both, n, root);
+    } else {
+      build_reduce(s, packed_input(s, send, t), at_root ? packed_output(s, recvbuf, t) : nullptr, n, root);
+    }
   });
 }
 
@@ -73,26 +125,37 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
     return intercomm_allreduce(context, sendbuf, recvbuf, count, datatype, op, *c);
   }
   Operation operation;
+  Typed t;
   if (int rc = raise_if(context, c, call,
-                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation),
+                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation, t,
+                                                     Use::Receive),
                                      check_reduce_buffers(sendbuf, recvbuf, count)})))
     return rc;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   const auto n = static_cast<std::size_t>(count);
   if (!nonblocking && operation.user == nullptr) {
     if (n == 0) return MPI_SUCCESS;
-    if (send != recvbuf) std::memcpy(recvbuf, send, n * operation.element_bytes);
+    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes};
     try {
-      shmpi::runtime::allreduce(context, *c, recvbuf,
-                                Reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes});
+      if (t.direct()) {
+        if (send != recvbuf) std::memcpy(recvbuf, send, n * operation.element_bytes);
+        shmpi::runtime::allreduce(context, *c, recvbuf, reduction);
+      } else {
+        allreduce_packed(context, *c, send, recvbuf, t, reduction);
+      }
     } catch (const std::bad_alloc&) {
       return out_of_memory(context, *c, call);
     }
     return MPI_SUCCESS;
   }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
-    s.set_operation(operation);
-    build_allreduce(s, send, recvbuf, n);
+    set_operation(s, operation, t, n);
+    if (sendbuf == MPI_IN_PLACE) {
+      void* both = packed_inout(s, recvbuf, t);
+      build_allreduce(s, both, both, n);
+    } else {
+      build_allreduce(s, packed_input(s, send, t), packed_output(s, recvbuf, t), n);
+    }
   });
 }
 
@@ -115,17 +178,20 @@ int reduce_scatter(const char* call, const void* sendbuf, void* recvbuf, int rec
   }
   const int mine = static_cast<int>(counts[static_cast<std::size_t>(c->rank)]);
   Operation operation;
+  Typed t;
   if (int rc = raise_if(context, c, call,
                         first_error({bad_count, check_reduction(context, mine, datatype, op, request, nonblocking,
-                                                                operation),
+                                                                operation, t, Use::Receive),
                                      check_reduce_buffers(sendbuf, recvbuf, mine),
                                      sendbuf == MPI_IN_PLACE ? check_buffer(recvbuf, total != 0 ? 1 : 0)
                                                              : check_buffer(sendbuf, total != 0 ? 1 : 0)})))
     return rc;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
-    s.set_operation(operation);
-    build_reduce_scatter(s, send, recvbuf, counts);
+    // The input is `total` elements (all of recvbuf's, in place), the output `mine`.
+    const Typed input{t.element, total * t.element, t.layout, t.direct() ? 0 : total};
+    set_operation(s, operation, t, total);
+    build_reduce_scatter(s, packed_input(s, send, input), packed_output(s, recvbuf, t), counts);
   });
 }
 
@@ -137,14 +203,23 @@ int scan(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Da
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) return unsupported_on_intercomm(context, *c, call);
   Operation operation;
+  Typed t;
   if (int rc = raise_if(context, c, call,
-                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation),
+                        first_error({check_reduction(context, count, datatype, op, request, nonblocking, operation, t,
+                                                     Use::Receive),
                                      check_reduce_buffers(sendbuf, recvbuf, count)})))
     return rc;
-  const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  const auto n = static_cast<std::size_t>(count);
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
-    s.set_operation(operation);
-    build_scan(s, send, recvbuf, static_cast<std::size_t>(count), exclusive);
+    set_operation(s, operation, t, n);
+    if (sendbuf == MPI_IN_PLACE) {
+      void* both = packed_inout(s, recvbuf, t);
+      build_scan(s, both, both, n, exclusive);
+      return;
+    }
+    // Exscan leaves rank 0's recvbuf alone: nothing to unpack there.
+    void* out = exclusive && s.rank() == 0 && !t.direct() ? s.scratch(t.bytes) : packed_output(s, recvbuf, t);
+    build_scan(s, packed_input(s, sendbuf, t), out, n, exclusive);
   });
 }
 

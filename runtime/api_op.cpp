@@ -1,5 +1,8 @@
 // MPI entry points: user-defined reduction operations and MPI_Reduce_local.
+#include <vector>
+
 #include "runtime/coll_call.hpp"
+#include "runtime/packing.hpp"
 #include "runtime/reduce_op.hpp"
 
 using namespace shmpi::runtime;
@@ -47,14 +50,34 @@ extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, M
   const Entry entry = enter(kCall);
   Context& context = entry.context();
   Operation operation;
-  std::size_t element = 0;
+  Typed t;
   if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_count(count), check_datatype(context.datatypes(), datatype, element),
+                        first_error({check_typed_elements(context.datatypes(), count, datatype, t, Use::Receive),
                                      check_operation(context, op, datatype, operation),
                                      check_not_in_place(inbuf, "inbuf"), check_not_in_place(inoutbuf, "inoutbuf"),
                                      check_buffer(inbuf, count), check_buffer(inoutbuf, count)})))
     return rc;
-  operation.apply(inbuf, inoutbuf, static_cast<std::size_t>(count));
+  // A user op reads the datatype's layout: it gets the user's buffers as
+  // they are; a predefined op applies to the packed base elements.
+  if (t.direct() || operation.user != nullptr) {
+    operation.apply(inbuf, inoutbuf, static_cast<std::size_t>(count));
+    return MPI_SUCCESS;
+  }
+  if (!context.datatypes().layout(operation.type)->contiguous())
+    return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
+                       "reducing datatype " + std::to_string(datatype) +
+                           " (not contiguous, built of a predefined type with padding) with a predefined op is "
+                           "not supported");
+  try {
+    std::vector<std::byte> in(t.bytes);
+    std::vector<std::byte> inout(t.bytes);
+    pack_elements(*t.layout, t.count, inbuf, in.data());
+    pack_elements(*t.layout, t.count, inoutbuf, inout.data());
+    operation.apply(in.data(), inout.data(), t.count);
+    unpack_elements(*t.layout, t.count, inout.data(), t.bytes, inoutbuf);
+  } catch (const std::bad_alloc&) {
+    return raise_error(context, nullptr, kCall, MPI_ERR_NO_MEM, "out of memory for MPI_Reduce_local's packed copies");
+  }
   return MPI_SUCCESS;
 }
 

@@ -25,14 +25,6 @@ Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t&
   return std::nullopt;
 }
 
-Check check_collective_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size) {
-  if (Check c = check_datatype(types, type, size)) return c;
-  if (!types.find(type)->direct)
-    return ArgError{MPI_ERR_TYPE, "datatype " + std::to_string(type) +
-                                      " is not contiguous: collectives take contiguous datatypes only, for now"};
-  return std::nullopt;
-}
-
 Check check_send_tag(int tag) {
   if (tag < 0 || tag > MPI_TAG_UB_VALUE)
     return ArgError{MPI_ERR_TAG, "invalid tag " + std::to_string(tag) + " (must be 0.." +

@@ -23,8 +23,6 @@ Check check_buffer(const void* buffer, int count);
 // A usable (predefined or committed) datatype; also returns its element
 // size through `size`.
 Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size);
-// check_datatype(), and the type must be contiguous (collectives move bytes).
-Check check_collective_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size);
 Check check_send_tag(int tag);
 Check check_recv_tag(int tag);  // allows MPI_ANY_TAG
 Check check_dest(int rank, const Communicator& comm);    // allows MPI_PROC_NULL

@@ -1,18 +1,50 @@
 #include "runtime/coll_call.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
+#include "runtime/packed_transfer.hpp"
 #include "runtime/reduce_op.hpp"
 
 namespace shmpi::runtime {
 
-Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out) {
-  std::size_t element = 0;
-  if (Check c = first_error({check_count(count), check_collective_datatype(types, type, element), check_buffer(buffer, count)}))
-    return c;
-  out = Typed{element, element * static_cast<std::size_t>(count)};
+namespace {
+
+// For a datatype that is not contiguous: its layout, once checked for `use`
+// with up to `count` elements.
+Check check_layout(const DatatypeTable& types, MPI_Datatype type, int count, Use use, datatype::TypeRef& out) {
+  if (use == Use::Receive)
+    if (Check c = check_receivable(types, type, count)) return c;
+  out = types.layout(type);
   return std::nullopt;
+}
+
+}  // namespace
+
+Check check_typed_elements(const DatatypeTable& types, int count, MPI_Datatype type, Typed& out, Use use) {
+  std::size_t element = 0;
+  if (Check c = first_error({check_count(count), check_datatype(types, type, element)})) return c;
+  out = Typed{element, element * static_cast<std::size_t>(count), nullptr, 0};
+  if (types.find(type)->direct) return std::nullopt;
+  out.count = static_cast<std::size_t>(count);
+  return check_layout(types, type, count, use, out.layout);
+}
+
+Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out,
+                  Use use) {
+  if (Check c = check_typed_elements(types, count, type, out, use)) return c;
+  return check_buffer(buffer, count);
+}
+
+Blocks uniform_blocks(const void* buffer, const Typed& t, std::int32_t n) {
+  if (t.direct()) return Blocks::uniform(buffer, t.bytes, n);
+  Blocks b = Blocks::uniform(buffer, t.bytes, n);
+  const auto stride = static_cast<std::size_t>(static_cast<std::int64_t>(t.count) * t.layout->extent());
+  for (std::size_t i = 0; i < b.offset.size(); ++i) b.offset[i] = i * stride;  // wraps for a negative extent
+  b.layouts.assign(b.bytes.size(), t.layout);
+  b.counts.assign(b.bytes.size(), t.count);
+  return b;
 }
 
 namespace {
@@ -39,9 +71,9 @@ Check check_blocks_buffer(const void* buffer, const Blocks& b) {
 }  // namespace
 
 Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
-                         MPI_Datatype type, std::int32_t n, Blocks& out) {
+                         MPI_Datatype type, std::int32_t n, Blocks& out, Use use) {
   std::size_t element = 0;
-  if (Check c = first_error({check_collective_datatype(types, type, element), check_arrays(counts, displs, n)})) return c;
+  if (Check c = first_error({check_datatype(types, type, element), check_arrays(counts, displs, n)})) return c;
   out.base = static_cast<std::byte*>(const_cast<void*>(buffer));
   out.bytes.resize(static_cast<std::size_t>(n));
   out.offset.resize(static_cast<std::size_t>(n));
@@ -49,11 +81,20 @@ Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const i
     out.bytes[i] = static_cast<std::size_t>(counts[i]) * element;
     out.offset[i] = counts[i] == 0 ? 0 : static_cast<std::size_t>(displs[i]) * element;
   }
+  if (!types.find(type)->direct) {
+    const int most = n > 0 ? *std::max_element(counts, counts + n) : 0;
+    datatype::TypeRef layout;
+    if (Check c = check_layout(types, type, most, use, layout)) return c;
+    for (std::size_t i = 0; i < out.bytes.size(); ++i)
+      out.offset[i] = static_cast<std::size_t>(static_cast<std::int64_t>(displs[i]) * layout->extent());
+    out.layouts.assign(out.bytes.size(), layout);
+    out.counts.assign(counts, counts + n);
+  }
   return check_blocks_buffer(buffer, out);
 }
 
 Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
-                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out) {
+                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out, Use use) {
   if (Check c = check_arrays(counts, displs, n)) return c;
   if (n > 0 && types_of == nullptr) return ArgError{MPI_ERR_ARG, "null datatypes array"};
   out.base = static_cast<std::byte*>(const_cast<void*>(buffer));
@@ -61,9 +102,15 @@ Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const
   out.offset.resize(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < out.bytes.size(); ++i) {
     std::size_t element = 0;
-    if (Check c = check_collective_datatype(types, types_of[i], element)) return c;
+    if (Check c = check_datatype(types, types_of[i], element)) return c;
     out.bytes[i] = static_cast<std::size_t>(counts[i]) * element;
     out.offset[i] = counts[i] == 0 ? 0 : static_cast<std::size_t>(displs[i]);
+    if (types.find(types_of[i])->direct) continue;
+    // One block not contiguous: every block gets an entry (null: contiguous).
+    out.layouts.resize(out.bytes.size());
+    out.counts.resize(out.bytes.size());
+    if (Check c = check_layout(types, types_of[i], counts[i], use, out.layouts[i])) return c;
+    out.counts[i] = static_cast<std::size_t>(counts[i]);
   }
   return check_blocks_buffer(buffer, out);
 }
@@ -77,7 +124,7 @@ Check check_root(int root, const Communicator& comm) {
 Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out) {
   const DatatypeInfo* info = context.datatypes().find(type);
   if (const UserOp* user = context.user_ops().find(op)) {
-    if (info != nullptr) out = Operation{op, user->function, type, info->base_count, info->size, user->commutative};
+    if (info != nullptr) out = Operation{op, user->function, type, info->base_count, info->size, user->commutative, nullptr};
     return std::nullopt;
   }
   const char* name = op_name(op);
@@ -86,7 +133,7 @@ Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation&
     return ArgError{MPI_ERR_OP, std::string(name) + " is valid only in one-sided accumulate operations"};
   if (info == nullptr) return std::nullopt;  // a bad type is reported elsewhere
   if (op_applies(op, info->base)) {
-    out = Operation{op, nullptr, info->base, info->base_count, info->size, true};
+    out = Operation{op, nullptr, info->base, info->base_count, info->size, true, nullptr};
     return std::nullopt;
   }
   const DatatypeInfo* base = context.datatypes().find(info->base);

@@ -9,26 +9,41 @@
 #include <utility>
 #include <vector>
 
+#include "datatype/type.hpp"
 #include "mpi.h"
 #include "runtime/api.hpp"
 #include "runtime/coll_schedules.hpp"
 
 namespace shmpi::runtime {
 
-// A checked (buffer, count, datatype) argument. Every datatype is
-// contiguous today: extent == element size. A non-contiguous one would
-// pack into a schedule's scratch here, leaving the algorithms unchanged.
+// A checked (buffer, count, datatype) argument: the bytes a schedule moves
+// for it. A datatype that is not contiguous also gives the layout its
+// elements have in the user's buffer; the schedule then moves them packed
+// (runtime/coll_packing.hpp).
 struct Typed {
-  std::size_t element = 0;  // bytes of one element
+  std::size_t element = 0;  // packed bytes of one element
   std::size_t bytes = 0;    // count * element
+  datatype::TypeRef layout;  // null: contiguous, the bytes are the buffer's
+  std::size_t count = 0;     // elements of `layout`
+
+  bool direct() const noexcept { return layout == nullptr; }
 };
-Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out);
-// Per-rank counts and displacements (in elements of `type`) over `n` ranks.
+// Which way an argument's data goes: a receive buffer must not place two
+// elements on the same bytes (as for point-to-point).
+enum class Use : std::uint8_t { Send, Receive };
+Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out,
+                  Use use = Use::Send);
+// The same without a buffer to check (reductions check theirs apart).
+Check check_typed_elements(const DatatypeTable& types, int count, MPI_Datatype type, Typed& out, Use use);
+// Per-rank counts and displacements (in extents of `type`) over `n` ranks.
 Check check_typed_blocks(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
-                         MPI_Datatype type, std::int32_t n, Blocks& out);
+                         MPI_Datatype type, std::int32_t n, Blocks& out, Use use = Use::Send);
 // The same with one datatype per rank and displacements in bytes (Alltoallw).
 Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const int* counts, const int* displs,
-                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out);
+                           const MPI_Datatype* types_of, std::int32_t n, Blocks& out, Use use = Use::Send);
+// `n` blocks of `t` one after another (the root of gather and scatter,
+// alltoall): block i starts i * count extents into the buffer.
+Blocks uniform_blocks(const void* buffer, const Typed& t, std::int32_t n);
 Check check_root(int root, const Communicator& comm);
 // `op` is a predefined op that applies to `type`'s elements, or a user op
 // (any datatype); fills `out` for `type`.

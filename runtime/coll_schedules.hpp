@@ -3,8 +3,8 @@
 // nonblocking ones hand it to Schedules. Builders append rounds, so one
 // schedule can hold several phases (reduce, then scatter).
 //
-// Buffers are bytes: every datatype is contiguous today (see schedule.hpp
-// for how a non-contiguous one would fit). Reductions combine elements of
+// Buffers are bytes: an argument whose datatype is not contiguous reaches
+// them packed (runtime/coll_packing.hpp). Reductions combine elements of
 // the schedule's Operation, always as lower rank op higher rank, so
 // non-commutative user operations get MPI's canonical order.
 #pragma once
@@ -13,15 +13,24 @@
 #include <cstdint>
 #include <vector>
 
+#include "datatype/type.hpp"
 #include "runtime/schedule.hpp"
 
 namespace shmpi::runtime {
 
 // One block per rank in a buffer: block i is bytes[i] bytes at base + offset[i].
+// In a user's buffer whose datatype is not contiguous, block i instead holds
+// counts[i] elements of layouts[i] (null: a contiguous one) from base +
+// offset[i], bytes[i] once packed; `layouts` is empty when every block is
+// contiguous, and always in the blocks a schedule sees.
 struct Blocks {
   std::byte* base = nullptr;
   std::vector<std::size_t> bytes;
   std::vector<std::size_t> offset;
+  std::vector<datatype::TypeRef> layouts;
+  std::vector<std::size_t> counts;
+
+  bool direct() const noexcept { return layouts.empty(); }
 
   std::byte* at(std::int32_t i) const noexcept { return base + offset[static_cast<std::size_t>(i)]; }
   std::size_t size_of(std::int32_t i) const noexcept { return bytes[static_cast<std::size_t>(i)]; }

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <utility>
 
+#include "runtime/packing.hpp"
+
 namespace shmpi::runtime {
 
 Schedule::Schedule(const Communicator& comm, std::int32_t tag)
@@ -39,6 +41,18 @@ void Schedule::copy(const void* from, void* to, std::size_t bytes) {
   add(Step{StepKind::Copy, -1, static_cast<const std::byte*>(from), static_cast<std::byte*>(to), bytes});
 }
 
+void Schedule::unpack_at_end(datatype::TypeRef layout, std::size_t count, const void* from, void* to) {
+  if (count == 0) return;
+  unpacks_.push_back(Step{StepKind::Unpack, static_cast<std::int32_t>(layouts_.size()),
+                          static_cast<const std::byte*>(from), static_cast<std::byte*>(to), count});
+  layouts_.push_back(std::move(layout));
+}
+
+void Schedule::copy_at_end(const void* from, void* to, std::size_t bytes) {
+  if (bytes == 0 || from == to) return;
+  unpacks_.push_back(Step{StepKind::Copy, -1, static_cast<const std::byte*>(from), static_cast<std::byte*>(to), bytes});
+}
+
 void Schedule::end_round() {
   const auto end = static_cast<std::uint32_t>(steps_.size());
   if (end == round_first_) return;
@@ -53,6 +67,8 @@ std::byte* Schedule::scratch(std::size_t bytes) {
 }
 
 bool Schedule::start(pml::Pml& pml) {
+  end_round();
+  for (const Step& step : unpacks_) add(step);
   end_round();
   round_ = 0;
   if (!done()) start_round(pml);
@@ -95,6 +111,10 @@ void Schedule::finish_round() {
     const Step& step = steps_[i];
     if (step.kind == StepKind::Reduce) operation_.apply(step.from, step.to, step.size);
     if (step.kind == StepKind::Copy) std::memcpy(step.to, step.from, step.size);
+    if (step.kind == StepKind::Unpack) {
+      const datatype::Type& layout = *layouts_[static_cast<std::size_t>(step.peer)];
+      unpack_elements(layout, step.size, step.from, step.size * static_cast<std::uint64_t>(layout.size()), step.to);
+    }
   }
 }
 

@@ -12,9 +12,10 @@
 // other's messages. Within one schedule, messages between two ranks are
 // sent and received in round order, so MPI's non-overtaking rule pairs them.
 //
-// Schedules move bytes. Today every datatype is contiguous; a non-contiguous
-// one would be packed into scratch before the first round and unpacked after
-// the last (steps of their own), leaving the algorithms unchanged.
+// Schedules move bytes. An argument whose datatype is not contiguous is
+// packed into scratch while the schedule is built (runtime/coll_packing.hpp)
+// and unpacked into the user's buffer by Unpack steps, a round of their own
+// after the last, so the algorithms never see a datatype.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "datatype/type.hpp"
 #include "pml/pml.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/request_table.hpp"
@@ -31,14 +33,14 @@
 
 namespace shmpi::runtime {
 
-enum class StepKind : std::uint8_t { Send, Recv, Reduce, Copy };
+enum class StepKind : std::uint8_t { Send, Recv, Reduce, Copy, Unpack };
 
 struct Step {
   StepKind kind;
-  std::int32_t peer;      // Send / Recv: communicator rank
-  const std::byte* from;  // Send: data; Reduce: `in`; Copy: source
-  std::byte* to;          // Recv: buffer; Reduce: `inout`; Copy: destination
-  std::size_t size;       // Send / Recv / Copy: bytes; Reduce: elements
+  std::int32_t peer;      // Send / Recv: communicator rank; Unpack: index of its layout
+  const std::byte* from;  // Send: data; Reduce: `in`; Copy: source; Unpack: packed bytes
+  std::byte* to;          // Recv: buffer; Reduce: `inout`; Copy: destination; Unpack: user's buffer
+  std::size_t size;       // Send / Recv / Copy: bytes; Reduce / Unpack: elements
 };
 
 class Schedule {
@@ -56,6 +58,12 @@ class Schedule {
   // inout = in op inout for `count` elements (operation()).
   void reduce(const void* in, void* inout, std::size_t count);
   void copy(const void* from, void* to, std::size_t bytes);
+  // After the last round: unpack `count` elements of `layout` from packed
+  // `from` into the user's buffer `to`.
+  void unpack_at_end(datatype::TypeRef layout, std::size_t count, const void* from, void* to);
+  // After the last round: copy `bytes` bytes (a contiguous block among
+  // unpacked ones, Alltoallw).
+  void copy_at_end(const void* from, void* to, std::size_t bytes);
   // Steps added from now on belong to a new round (no-op after an empty one).
   void end_round();
   // A buffer of `bytes` that lives as long as the schedule.
@@ -95,6 +103,8 @@ class Schedule {
   std::uint32_t round_first_ = 0;  // first step of the round being built
   std::uint32_t transfers_ = 0;    // sends and receives in the round being built
   std::vector<std::unique_ptr<std::byte[]>> scratch_;
+  std::vector<Step> unpacks_;               // added as the last round by start()
+  std::vector<datatype::TypeRef> layouts_;  // of the Unpack steps: the user may free the types meanwhile
   // One pml request per transfer of the running round; sized before the
   // first round starts and never resized (the pml holds their addresses).
   std::vector<pml::Request> requests_;

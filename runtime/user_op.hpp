@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "datatype/type.hpp"
 #include "mpi.h"
 #include "runtime/stable_slots.hpp"
 
@@ -28,10 +30,20 @@ struct Operation {
   std::size_t per_element = 1;     // predefined: base elements in one element of the call's type
   std::size_t element_bytes = 0;   // bytes of one element of the call's datatype
   bool commutative = true;
+  // A user op on a datatype that is not contiguous, whose elements a
+  // schedule holds packed: apply() unpacks both operands into buffers laid
+  // out as the datatype, calls the user function there (it reads the
+  // datatype's layout) and packs the result back. Null otherwise.
+  struct Unpacked;
+  std::shared_ptr<const Unpacked> unpacked;
 
   // inout[i] = in[i] op inout[i] for `count` elements of the call's type
   // (MPI's operand order: `in` holds the lower ranks' contribution).
   void apply(const void* in, void* inout, std::size_t count) const noexcept;
+  // For a user op: operands come packed, `layout` is the datatype's, and
+  // apply() is given at most `capacity` elements at a time. Throws
+  // std::bad_alloc.
+  void unpack_operands(datatype::TypeRef layout, std::size_t capacity);
 };
 
 // The operations MPI_Op_create made. Handles start at kFirstUserOp and are

@@ -8,9 +8,20 @@ target_compile_options(coll_reference PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WER
 
 shmpi_ok_cases(coll_reference 300 1 2 3 4 5 8)
 
-# Other seeds at the sizes that are not powers of two.
+# Other seeds at the sizes that are not powers of two (about half of all
+# cases take a datatype with gaps, coll_ref_data.h).
 foreach(seed 7 99)
   shmpi_case(coll_reference.np6.seed${seed} TIMEOUT 300 ARGS
     --count "^coll_reference: rank [0-9]+ OK" 6 --no-match "FAIL" --
     ${SHMPI_RUN} -n 6 --oversubscribe $<TARGET_FILE:coll_reference> 200 ${seed})
+endforeach()
+
+# More draws of datatypes with gaps, at a power of two and with the odd rank.
+foreach(seed 3 5)
+  shmpi_case(coll_reference.np4.seed${seed} TIMEOUT 300 ARGS
+    --count "^coll_reference: rank [0-9]+ OK" 4 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 4 --oversubscribe $<TARGET_FILE:coll_reference> 300 ${seed})
+  shmpi_case(coll_reference.np3.seed${seed} TIMEOUT 300 ARGS
+    --count "^coll_reference: rank [0-9]+ OK" 3 --no-match "FAIL" --
+    ${SHMPI_RUN} -n 3 --oversubscribe $<TARGET_FILE:coll_reference> 300 ${seed})
 endforeach()

@@ -1,10 +1,13 @@
 /* coll_reference: every collective, blocking and nonblocking, against a
  * straightforward reference. Each case draws its collective, communicator
- * (world, a dup, an odd/even split, self), datatype, op, root, counts
+ * (world, a dup, an odd/even split, self), datatype (a kind, often in a
+ * layout with gaps: vector, indexed, resized, nested, subarray; sometimes
+ * with the other side sending plain kind elements), op, root, counts
  * (0 included), MPI_IN_PLACE and completion call from one random stream
  * that every rank shares; contributions come from a hash of (seed, case,
  * rank, index), so each rank computes the expected result with plain loops
- * (coll_ref_data.h). Nonblocking cases start in batches of up to three,
+ * (coll_ref_data.h). A receive buffer is compared whole, byte for byte,
+ * gaps between elements included. Nonblocking cases start in batches of up to three,
  * with blocking ones in between, and complete through Wait, Waitall,
  * Testall or Waitany.
  *
@@ -46,6 +49,8 @@ static int pick_count(void) {
 
 typedef struct {
   int coll, id, nb, in_place, root, kind, op, count;
+  int lay, mix;          /* the datatype's layout of the kind; a side sends plain kind elements */
+  int send_n, recv_n;    /* elements the send and receive buffers hold */
   MPI_Comm comm;
   int rank, size;
   void *send, *recv, *expect;
@@ -63,9 +68,11 @@ static void *xalloc(size_t bytes) {
 
 static void fail(const Case *c, const char *what) {
   if (failures++ < 10)
-    printf("coll_reference: FAIL rank %d: case %d %s%s (%s, op %s, count %d, root %d, comm size %d%s): %s; seed %llu\n",
-           world_rank, c->id, c->nb ? "i" : "", coll_name[c->coll], kind_name[c->kind], op_label(c->op), c->count,
-           c->root, c->size, c->in_place ? ", MPI_IN_PLACE" : "", what, (unsigned long long)seed);
+    printf("coll_reference: FAIL rank %d: case %d %s%s (%s%s%s, op %s, count %d, root %d, comm size %d%s): %s; "
+           "seed %llu\n",
+           world_rank, c->id, c->nb ? "i" : "", coll_name[c->coll], kind_name[c->kind], lay_name[c->lay],
+           c->mix ? ", one side plain" : "", op_label(c->op), c->count, c->root, c->size,
+           c->in_place ? ", MPI_IN_PLACE" : "", what, (unsigned long long)seed);
 }
 
 #include "coll_ref_cases.h"

@@ -50,6 +50,38 @@ static void test_collectives(MPI_Comm inter, int local_rank, int remote_size) {
   (void)remote_size;
 }
 
+/* The same three over a column of ints (a vector with stride 2): exact in
+ * the column, the ints between its elements untouched. */
+static void test_typed_collectives(MPI_Comm inter, int local_rank) {
+  const int even = rank % 2 == 0, root = even ? (local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  MPI_Datatype col;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &col);
+  MPI_Type_commit(&col);
+  int b[5], bad = 0;
+  for (int i = 0; i < 5; ++i) b[i] = even && local_rank == 0 ? 10 + i : -1;
+  MPI_Bcast(b, 1, col, root, inter);
+  for (int i = 0; i < 5; ++i) {
+    const int sender = even && local_rank == 0, receiver = !even;
+    bad += b[i] != (sender || (receiver && i % 2 == 0) ? 10 + i : -1);
+  }
+  CHECK(bad == 0, "intercomm bcast over a column: %d ints wrong", bad);
+  int s[5], r[5], want = 0;
+  for (int i = 0; i < 5; ++i) s[i] = rank, r[i] = -1;
+  MPI_Reduce(s, r, 1, col, MPI_SUM, root, inter);
+  for (int w = 1; w < size; w += 2) want += w;
+  bad = 0;
+  for (int i = 0; i < 5; ++i) bad += r[i] != (even && local_rank == 0 && i % 2 == 0 ? want : -1);
+  CHECK(bad == 0, "intercomm reduce over a column: %d ints wrong", bad);
+  for (int i = 0; i < 5; ++i) r[i] = -1;
+  MPI_Allreduce(s, r, 1, col, MPI_SUM, inter);
+  want = 0;
+  for (int w = even ? 1 : 0; w < size; w += 2) want += w;
+  bad = 0;
+  for (int i = 0; i < 5; ++i) bad += r[i] != (i % 2 == 0 ? want : -1);
+  CHECK(bad == 0, "intercomm allreduce over a column: %d ints wrong", bad);
+  MPI_Type_free(&col);
+}
+
 /* Split by local rank parity (reversed keys): parity p of each side pairs
  * with parity p of the other; a side without that parity gets MPI_COMM_NULL. */
 static void test_split(MPI_Comm inter, int local_rank, int local_size, int remote_size) {
@@ -139,6 +171,7 @@ int main(int argc, char **argv) {
   MPI_Group_free(&wg);
   test_p2p(inter, local_rank, remote_size);
   test_collectives(inter, local_rank, remote_size);
+  test_typed_collectives(inter, local_rank);
   MPI_Comm dup;
   MPI_Comm_dup(inter, &dup);
   int result = -1;
