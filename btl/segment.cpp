@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -24,21 +25,18 @@ std::byte* map_shared(int fd, std::size_t bytes) {
   return static_cast<std::byte*>(addr);
 }
 
-// Duplicates descriptor `owner_fd` of process `owner` into this process.
-UniqueFd fd_of_process(pid_t owner, int owner_fd) {
+}  // namespace
+
+UniqueFd fd_of_process(pid_t owner, int owner_fd) noexcept {
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, owner, 0)));
   if (pidfd) {
     UniqueFd fd(static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd.get(), owner_fd, 0)));
     if (fd) return fd;
   }
-  std::string path = "/proc/" + std::to_string(owner) + "/fd/" + std::to_string(owner_fd);
-  UniqueFd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
-  if (!fd) fail("cannot reach the segment of process " + std::to_string(owner) +
-                " (pidfd_getfd and " + path + " both failed)");
-  return fd;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/fd/%d", static_cast<int>(owner), owner_fd);
+  return UniqueFd(::open(path, O_RDWR | O_CLOEXEC));
 }
-
-}  // namespace
 
 std::size_t round_to_pages(std::size_t bytes) noexcept {
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -58,6 +56,9 @@ Segment Segment::create(std::size_t bytes) {
 Segment Segment::attach(pid_t owner, int owner_fd, std::size_t bytes) {
   bytes = round_to_pages(bytes);
   UniqueFd fd = fd_of_process(owner, owner_fd);
+  if (!fd)
+    fail("cannot reach the segment of process " + std::to_string(owner) + " (pidfd_getfd and /proc/" +
+         std::to_string(owner) + "/fd/" + std::to_string(owner_fd) + " both failed)");
   std::byte* data = map_shared(fd.get(), bytes);
   return Segment(std::move(fd), data, bytes);
 }

@@ -51,6 +51,10 @@ class Segment {
   std::size_t size_ = 0;
 };
 
+// Duplicates descriptor `owner_fd` of process `owner` into this process
+// (pidfd_getfd, else /proc/<owner>/fd/<owner_fd>); empty if neither may.
+UniqueFd fd_of_process(pid_t owner, int owner_fd) noexcept;
+
 // Rounds up to a multiple of the page size.
 std::size_t round_to_pages(std::size_t bytes) noexcept;
 

@@ -39,18 +39,31 @@ static_assert(sizeof(SegmentHeader) == kCacheLine);
 
 // How a rank that waits a long time sleeps, and how its peers wake it.
 //
-// The owner stores sleeping = 1 (seq_cst), checks its rings once more, then
-// futex-waits on `wakeups` with a short timeout. A sender that has just
-// published a record loads `sleeping` (relaxed: the line is almost never
-// written, so the load hits the sender's cache) and, if set, increments
-// `wakeups` and calls FUTEX_WAKE. The sender issues no fence between its
-// record and that load, so a wake-up can be missed when both race; the
-// timeout bounds the cost of that rare miss, and keeps the hot path free of
-// a full fence.
+// The owner stores sleeping = kSleepsOnFutex (seq_cst), checks its rings
+// once more, then futex-waits on `wakeups` with a short timeout. A sender
+// that has just published a record loads `sleeping` (relaxed: the line is
+// almost never written, so the load hits the sender's cache) and, if set,
+// increments `wakeups` and calls FUTEX_WAKE. The sender issues no fence
+// between its record and that load, so a wake-up can be missed when both
+// race; the timeout bounds the cost of that rare miss, and keeps the hot
+// path free of a full fence.
+//
+// A rank that also has peers on other nodes must sleep on the network's fd
+// too, which a futex cannot: it sleeps in ppoll() on that fd and an eventfd
+// of its own, numbered `fd` in its process, and says so with sleeping =
+// kSleepsOnFd. A sender that finds that value (re-read with acquire, which
+// pairs with the owner's store and so orders `fd`, written before the
+// first such store) writes the eventfd instead of the futex: the check on
+// the send path stays the one relaxed load of a job without remote peers.
+inline constexpr std::uint32_t kAwake = 0;
+inline constexpr std::uint32_t kSleepsOnFutex = 1;
+inline constexpr std::uint32_t kSleepsOnFd = 2;
+
 struct alignas(kCacheLine) Doorbell {
   std::atomic<std::uint32_t> sleeping;  // owner writes; senders read
   std::atomic<std::uint32_t> wakeups;   // futex word: senders increment, owner waits on it
-  std::uint8_t pad_[kCacheLine - 2 * sizeof(std::atomic<std::uint32_t>)];
+  std::int32_t fd;                      // owner's eventfd (its descriptor number), if it sleeps on fds
+  std::uint8_t pad_[kCacheLine - 2 * sizeof(std::atomic<std::uint32_t>) - sizeof(std::int32_t)];
 };
 static_assert(sizeof(Doorbell) == kCacheLine);
 

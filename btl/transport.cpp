@@ -1,13 +1,16 @@
 #include "btl/transport.hpp"
 
 #include <linux/futex.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace shmpi::btl {
 
@@ -26,7 +29,8 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
       probe_with_(nranks, false),
       doors_(nranks),
       pids_(nranks, 0),
-      bases_(nranks, 0) {
+      bases_(nranks, 0),
+      peer_wake_fds_(nranks) {
   if (limits.ring_size < 4 * kCacheLine || (limits.ring_size & (limits.ring_size - 1)) != 0)
     throw std::invalid_argument("ring size must be a power of two of at least 256 bytes");
   // Before first touch, so the pages land where the policy says.
@@ -119,10 +123,44 @@ std::uint32_t Transport::box_line_index(std::uint32_t peer) const noexcept {
   return static_cast<std::uint32_t>(line - first);
 }
 
-void Transport::wake(Doorbell& bell) noexcept {
+// Out of the send path: only when the peer sleeps.
+void Transport::wake(std::uint32_t peer) noexcept {
+  Doorbell& bell = *doors_[peer].bell;
+  if (bell.sleeping.load(std::memory_order_acquire) == kSleepsOnFd) {
+    ring_fd(peer, bell);
+    return;
+  }
   bell.wakeups.fetch_add(1, std::memory_order_release);
   // Not FUTEX_PRIVATE: the word lives in a mapping shared between processes.
   ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+
+// The peer sleeps in ppoll(): write its eventfd, copied into this process
+// the first time (~10 us, once per pair). Should the copy fail (the peer
+// is not dumpable), it wakes at its sleep's timeout, as it would have
+// before it slept on fds.
+void Transport::ring_fd(std::uint32_t peer, const Doorbell& bell) noexcept {
+  UniqueFd& fd = peer_wake_fds_[peer];
+  if (!fd) fd = fd_of_process(pids_[peer], bell.fd);
+  if (!fd) return;
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = ::write(fd.get(), &one, sizeof one);
+}
+
+int Transport::sleep_on_fd() {
+  if (!own_wake_fd_) {
+    own_wake_fd_ = UniqueFd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+    if (!own_wake_fd_) throw std::system_error(errno, std::generic_category(), "eventfd");
+    doors_[rank_].bell->fd = own_wake_fd_.get();  // before any store of kSleepsOnFd (Doorbell)
+    sleep_mode_ = kSleepsOnFd;
+  }
+  return own_wake_fd_.get();
+}
+
+void Transport::woke_from_fd() noexcept {
+  std::uint64_t count = 0;
+  [[maybe_unused]] const ssize_t n = ::read(own_wake_fd_.get(), &count, sizeof count);  // EAGAIN if nobody wrote
+  doors_[rank_].bell->sleeping.store(kAwake, std::memory_order_relaxed);
 }
 
 bool Transport::any_ready() const noexcept {
@@ -150,9 +188,9 @@ Transport::PeerDoor Transport::door_in(std::byte* base) noexcept {
 std::optional<std::uint32_t> Transport::ready_to_sleep() noexcept {
   Doorbell& bell = *doors_[rank_].bell;
   const std::uint32_t seen = bell.wakeups.load(std::memory_order_acquire);
-  bell.sleeping.store(1, std::memory_order_seq_cst);
+  bell.sleeping.store(sleep_mode_, std::memory_order_seq_cst);
   if (!any_ready()) return seen;  // a record published from now on rings the bell
-  bell.sleeping.store(0, std::memory_order_relaxed);
+  bell.sleeping.store(kAwake, std::memory_order_relaxed);
   return std::nullopt;
 }
 
@@ -160,7 +198,7 @@ void Transport::sleep(std::uint32_t seen, long timeout_ns) noexcept {
   Doorbell& bell = *doors_[rank_].bell;
   timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
   ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&bell.wakeups), FUTEX_WAIT, seen, &timeout, nullptr, 0);
-  bell.sleeping.store(0, std::memory_order_relaxed);
+  bell.sleeping.store(kAwake, std::memory_order_relaxed);
 }
 
 }  // namespace shmpi::btl

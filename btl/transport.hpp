@@ -24,6 +24,7 @@
 #include "btl/ring.hpp"
 #include "btl/segment.hpp"
 #include "btl/segment_layout.hpp"
+#include "btl/unique_fd.hpp"
 
 namespace shmpi::btl {
 
@@ -125,7 +126,7 @@ class Transport {
   void notify(std::uint32_t peer) noexcept {
     PeerDoor& door = doors_[peer];
     if (!door.announced) [[unlikely]] announce(peer);
-    if (door.bell->sleeping.load(std::memory_order_relaxed) != 0) wake(*door.bell);
+    if (door.bell->sleeping.load(std::memory_order_relaxed) != kAwake) wake(peer);
   }
 
   // Sleeps until a peer notifies us or `timeout_ns` passes, unless a record
@@ -138,6 +139,15 @@ class Transport {
   // to sleep); nullopt if a record is already waiting. The second needs no lock.
   std::optional<std::uint32_t> ready_to_sleep() noexcept;
   void sleep(std::uint32_t seen, long timeout_ns) noexcept;
+
+  // From now on this rank sleeps on file descriptors, not on the futex: its
+  // peers wake it by writing the eventfd returned (and sleep() must not be
+  // called). For a rank that must also wake for another fd (the network's):
+  // it ppoll()s both after ready_to_sleep(), then calls woke_from_fd().
+  // Called once, before any traffic. Throws std::system_error.
+  int sleep_on_fd();
+  // After a sleep in ppoll() (sleep_on_fd()), however it ended.
+  void woke_from_fd() noexcept;
 
   // Drains only the channel from `peer`.
   template <class OnRecord>
@@ -177,7 +187,8 @@ class Transport {
   bool probe_box_lines_;
   ClaimAhead claim_ahead_;
   std::vector<bool> probe_with_;  // by peer: both of us probe box lines
-  static void wake(Doorbell& bell) noexcept;
+  void wake(std::uint32_t peer) noexcept;
+  void ring_fd(std::uint32_t peer, const Doorbell& bell) noexcept;
   void announce(std::uint32_t peer) noexcept;
   bool warm() const noexcept { return own_.size() <= kWarmSegmentBytes; }
   // The RingWriter or RingReader of the ring from `sender` in the segment
@@ -192,6 +203,11 @@ class Transport {
   ArrivalList arrivals_;                // senders to us, from our segment
   std::vector<pid_t> pids_;             // by rank
   std::vector<std::uint64_t> bases_;    // by rank
+  // Sleeping on fds: by peer, the copies of their eventfds we made on first
+  // need (empty until then), and ours once sleep_on_fd() made it.
+  std::vector<UniqueFd> peer_wake_fds_;
+  UniqueFd own_wake_fd_;
+  std::uint32_t sleep_mode_ = kSleepsOnFutex;  // what ready_to_sleep() announces
   RingControl closed_{};                // the ring of every closed channel: size 0, always full
 };
 

@@ -87,8 +87,9 @@ class Network {
   // the rank's lock; sleep_until_traffic() does not need it.
   bool arm() noexcept;
   // Sleeps until a message from a peer may have arrived (UCX's wake-up fd),
-  // or timeout_ns passed. After arm() returned true.
-  void sleep_until_traffic(long timeout_ns) noexcept;
+  // `also_fd` is readable (-1: none; the caller's own wake-up, e.g. from
+  // peers on this node), or timeout_ns passed. After arm() returned true.
+  void sleep_until_traffic(long timeout_ns, int also_fd = -1) noexcept;
 
   // Payload bytes sent to / received from the network so far.
   std::uint64_t bytes_sent() const noexcept;

@@ -21,7 +21,7 @@ bool Network::send(std::uint32_t, std::span<const std::byte>, const void*, std::
 void Network::receive(void*, std::uint64_t, void*, std::size_t, OnDone, void*) noexcept {}
 bool Network::progress() noexcept { return false; }
 bool Network::arm() noexcept { return false; }
-void Network::sleep_until_traffic(long) noexcept {}
+void Network::sleep_until_traffic(long, int) noexcept {}
 std::uint64_t Network::bytes_sent() const noexcept { return 0; }
 std::uint64_t Network::bytes_received() const noexcept { return 0; }
 bool network_built() noexcept { return false; }

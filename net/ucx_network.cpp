@@ -368,10 +368,10 @@ bool Network::arm() noexcept {
   return ucp_worker_arm(impl.worker) == UCS_OK;  // UCS_ERR_BUSY: traffic came in meanwhile
 }
 
-void Network::sleep_until_traffic(long timeout_ns) noexcept {
-  pollfd fd{impl_->wakeup_fd, POLLIN, 0};
+void Network::sleep_until_traffic(long timeout_ns, int also_fd) noexcept {
+  pollfd fds[2] = {{impl_->wakeup_fd, POLLIN, 0}, {also_fd, POLLIN, 0}};  // ppoll skips a negative fd
   const timespec timeout{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
-  ::ppoll(&fd, 1, &timeout, nullptr);
+  ::ppoll(fds, 2, &timeout, nullptr);
 }
 
 std::uint64_t Network::bytes_sent() const noexcept { return impl_->sent; }

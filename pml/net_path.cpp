@@ -42,23 +42,26 @@ void Pml::use_network(net::Network& network, const std::vector<bool>& remote) {
   network_ = &network;
   for (std::uint32_t peer = 0; peer < remote.size() && peer < remote_.size(); ++peer) remote_[peer] = remote[peer] ? 1 : 0;
   network.set_receiver(&Pml::on_net_arrival, this);
+  local_wake_fd_ = transport_.sleep_on_fd();
 }
 
-// A network arrival does not ring the shared-memory doorbell, and a local
-// peer's record does not wake the network's fd: a rank with remote peers
-// sleeps on the fd, and sees its local peers' records within sleep_ns.
+// A rank with remote peers sleeps in ppoll() on the network's fd and on its
+// own eventfd, which its local peers write instead of the futex when they
+// find it asleep (btl::Transport::sleep_on_fd): it wakes at once for either.
 bool Pml::ready_to_sleep(std::uint32_t& seen) noexcept {
-  if (network_ != nullptr) return network_->arm();
+  if (network_ != nullptr && !network_->arm()) return false;
   const std::optional<std::uint32_t> armed = transport_.ready_to_sleep();
   if (armed) seen = *armed;
   return armed.has_value();
 }
 
 void Pml::sleep_until_traffic(std::uint32_t seen) noexcept {
-  if (network_ == nullptr)
+  if (network_ == nullptr) {
     transport_.sleep(seen, wait_.sleep_ns);
-  else
-    network_->sleep_until_traffic(wait_.sleep_ns);
+    return;
+  }
+  network_->sleep_until_traffic(wait_.sleep_ns, local_wake_fd_);
+  transport_.woke_from_fd();
 }
 
 bool Pml::progress_network() noexcept {

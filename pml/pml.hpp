@@ -330,6 +330,7 @@ class Pml {
   net::Network* network_ = nullptr;
   std::vector<std::uint8_t> remote_;  // by world rank: 1 if through network_
   std::uint32_t rounds_ = 0;          // of progress(), to poll network_ every kNetworkEvery
+  int local_wake_fd_ = -1;            // with network_: the eventfd our local peers wake us by
   // An idle ucp_worker_progress costs ~150 ns and a system call on tcp
   // (DESIGN.md): progress() polls the network on one round in this many.
   static constexpr std::uint32_t kNetworkEvery = 4;

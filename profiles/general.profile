@@ -21,4 +21,5 @@ set box_probe=on
 set poll_gap_ns=0
 set test_cma_eperm=0
 set test_stand_by_timeout=on
+set test_sleep_at_once=off
 set test_available_memory=0

@@ -68,6 +68,7 @@ Config Config::from_environment() {
   c.choose_route = value_of(d, "rndv_route") == "auto";
   c.test_cma_eperm = value_of(d, "test_cma_eperm") == "1";
   c.stand_by_timeout = value_of(d, "test_stand_by_timeout") == "on";
+  c.sleep_at_once = value_of(d, "test_sleep_at_once") == "on";
   // A default eager limit follows a smaller ring down (Context takes
   // btl::eager_limit_for_ring); one the user set must fit.
   const std::string misfit = contract::eager_limit_misfit(c.eager_limit, c.ring_size);

@@ -36,6 +36,7 @@ struct Config {
   bool choose_route = true;  // rndv_route=auto
   bool test_cma_eperm = false;     // test hook: single copy behaves as if refused
   bool stand_by_timeout = true;    // test hook off: stand-by threads wake only when told
+  bool sleep_at_once = false;      // test hook: long waits sleep at once, up to 1 s a sleep (wait_policy.cpp)
 
   // Reads every SHMPI_<NAME> variable (defaults of the profile chosen by
   // SHMPI_PROFILE, SHMPI_PROFILE_FILE and this CPU where unset). Throws

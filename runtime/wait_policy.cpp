@@ -23,6 +23,14 @@ pml::WaitPolicy wait_policy_for(const Config& config, bool ranks_outnumber_cores
     policy.yields_before_sleep = 4096;
     policy.yield_ns = 2'000'000;
   }
+  if (config.sleep_at_once) {
+    // Test hook: a missed wake-up costs a second per sleep, so the test
+    // that provokes one (net_cases.cmake, mixed_wake) hangs instead of slowing.
+    policy.spins_before_yield = 0;
+    policy.yields_before_sleep = 1;
+    policy.yield_ns = 0;
+    policy.sleep_ns = 1'000'000'000;
+  }
   return policy;
 }
 

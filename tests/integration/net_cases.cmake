@@ -48,6 +48,18 @@ if(SHMPI_WITH_UCX)
     --count "^wait_sleeps: rank [0-9]+ OK" 2 --match "^wait_sleeps: rank 0 sleeps in MPI_Recv$" --no-match "FAIL"
     --match "${net_sent}" --
     ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:wait_sleeps>)
+  # A rank with a remote peer (silent) and a local one wakes at once for
+  # the local one's messages (btl::Transport::sleep_on_fd): every message
+  # meets a sleeping receiver, and test_sleep_at_once makes a missed
+  # wake-up cost a second, so without it the case hangs (about 2000 s).
+  add_executable(mixed_wake mixed_wake.c)
+  target_link_libraries(mixed_wake PRIVATE shmpi)
+  target_compile_options(mixed_wake PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
+  shmpi_case(net.mixed_wake.np3 TIMEOUT 60 ARGS
+    --count "^mixed_wake: rank [0-9]+ OK" 3 --no-match "FAIL" --match "${net_sent}"
+    --match "^mixed_wake: 2000 messages with a local peer while a remote one was silent$" --
+    ${SHMPI_RUN} -n 3 --oversubscribe --fake-nodes 2 --set test_sleep_at_once=on --report stats
+    $<TARGET_FILE:mixed_wake> 2000)
   # UCX's shared-memory files (ucx_shm_posix_*) exist while a job runs: two
   # such jobs at once would each see the other's as left behind. Only these
   # cases look for UCX's files (SHMPI_CASE_UCX, run_case.sh); the others may

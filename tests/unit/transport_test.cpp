@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <numaif.h>
 
+#include <poll.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -73,6 +74,33 @@ TEST(Transport, SleeperWakesWhenAPeerSends) {
   std::size_t delivered = 0;
   while (delivered == 0) {
     b.wait_for_records(kHour);
+    delivered = b.poll([](std::uint32_t, std::span<const std::byte>) {});
+  }
+  sender.join();
+  EXPECT_EQ(delivered, 1U);
+}
+
+// A rank that also sleeps on other fds (peers on other nodes) sleeps in
+// ppoll() on its eventfd: a peer's record writes it instead of the futex.
+// ppoll() without a timeout: a sender that did not write hangs the test.
+TEST(Transport, SleeperOnFdWakesWhenAPeerSends) {
+  Transport a(0, 2, Limits{4096}), b(1, 2, Limits{4096});
+  a.connect(1, b.address());
+  b.connect(0, a.address());
+  const int fd = b.sleep_on_fd();
+  std::thread sender([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // usually after b sleeps; either order works
+    const char msg[] = "wake";
+    ASSERT_TRUE(a.writer(1).try_push({}, std::as_bytes(std::span(msg))));
+    a.notify(1);
+  });
+  std::size_t delivered = 0;
+  while (delivered == 0) {
+    if (b.ready_to_sleep()) {
+      pollfd wake{fd, POLLIN, 0};
+      ASSERT_EQ(::ppoll(&wake, 1, nullptr, nullptr), 1);
+      b.woke_from_fd();
+    }
     delivered = b.poll([](std::uint32_t, std::span<const std::byte>) {});
   }
   sender.join();
