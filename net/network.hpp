@@ -79,6 +79,10 @@ class Network {
   void receive(void* pending, std::uint64_t length, void* buffer, std::size_t capacity, OnDone done,
                void* user) noexcept;
 
+  // Drops a pending payload (Arrival::pending) nobody will receive; the
+  // sender's send completes (its done() is called) as if it had been.
+  void discard(void* pending) noexcept;
+
   // Delivers what arrived and completes what finished. True if anything did.
   bool progress() noexcept;
   // Readies the worker for sleep_until_traffic(): true if it may sleep now;

@@ -19,6 +19,7 @@ bool Network::send(std::uint32_t, std::span<const std::byte>, const void*, std::
   return true;
 }
 void Network::receive(void*, std::uint64_t, void*, std::size_t, OnDone, void*) noexcept {}
+void Network::discard(void*) noexcept {}
 bool Network::progress() noexcept { return false; }
 bool Network::arm() noexcept { return false; }
 void Network::sleep_until_traffic(long, int) noexcept {}

@@ -358,6 +358,10 @@ void Network::receive(void* pending, std::uint64_t length, void* buffer, std::si
   impl.finish(op);
 }
 
+// UCX answers the sender of a released rendezvous as if it had been
+// received: its send completes with UCS_OK.
+void Network::discard(void* pending) noexcept { ucp_am_data_release(impl_->worker, pending); }
+
 bool Network::progress() noexcept { return ucp_worker_progress(impl_->worker) != 0; }
 
 // UCX's wake-up protocol: progress until idle, arm, then poll the fd; arm

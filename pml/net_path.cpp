@@ -17,9 +17,9 @@ namespace shmpi::pml {
 namespace {
 
 struct NetHeader {
-  MatchPrefix prefix;    // kind Eager (a message) or Ack
-  std::uint64_t length;  // message bytes
-  std::uint64_t cookie;  // the sender's request (Ack: the one matched)
+  MatchPrefix prefix;    // kind Eager (a message), Ack, Withdraw or Withdrawn
+  std::uint64_t length;  // message bytes (Withdraw: the message's sequence number)
+  std::uint64_t cookie;  // the sender's request (Ack: the one matched; Withdraw, Withdrawn: the one cancelled)
 };
 static_assert(sizeof(NetHeader) <= net::Network::kMaxHeader);
 
@@ -31,7 +31,7 @@ std::span<const std::byte> bytes_of(const NetHeader& header) noexcept {
 void on_net_sent(void* user) noexcept {
   Request& request = *static_cast<Request*>(user);
   request.pushed = true;
-  if (!request.awaiting_peer) request.complete = true;
+  if (!request.awaiting_peer && !request.withdrawing) request.complete = true;
 }
 
 void on_net_received(void* user) noexcept { finish_receive(*static_cast<Request*>(user)); }
@@ -80,7 +80,8 @@ void Pml::start_net_send(Request& request, const Envelope& envelope) noexcept {
   request.awaiting_peer = sync;
   request.next_send = nullptr;
   request.status = Status{};
-  request.started = true;  // too late to cancel
+  request.started = true;  // cancel() asks the receiver to withdraw it
+  request.sequence = next_sequence_out(request.dest);
   request.sent = request.length;
   stats_.count(Protocol::Network, request.length);
   if (network_->send(request.dest, bytes_of(header), request.send_buffer, request.length, &on_net_sent, &request))
@@ -99,9 +100,23 @@ bool Pml::net_arrival(const net::Arrival& arrival) {
   if (header.prefix.kind == RecordKind::Ack) {
     Request& request = request_of(header.cookie);
     request.awaiting_peer = false;
-    if (request.pushed) request.complete = true;
+    if (request.pushed && !request.withdrawing) request.complete = true;
     return false;
   }
+  if (header.prefix.kind == RecordKind::Withdraw) {
+    const WithdrawNotice notice{header.prefix.context, header.prefix.source, header.prefix.tag,
+                                static_cast<std::uint32_t>(header.length)};
+    const bool withdrawn = take_back(arrival.peer, notice);
+    const NetHeader answer{MatchPrefix{0, 0, 0, RecordKind::Withdrawn, withdrawn ? std::uint8_t{0} : kTooLate}, 0,
+                           header.cookie};
+    network_->send(arrival.peer, bytes_of(answer), nullptr, 0, nullptr, nullptr);
+    return false;
+  }
+  if (header.prefix.kind == RecordKind::Withdrawn) {
+    withdrawal_answered(request_of(header.cookie), (header.prefix.flags & kTooLate) != 0);
+    return false;
+  }
+  const std::uint32_t sequence = next_sequence_in(arrival.peer);  // every message, matched or not
   const Envelope envelope{header.prefix.context, header.prefix.source, header.prefix.tag};
   const bool sync = (header.prefix.flags & kSync) != 0;
   if (PostedRecv* posted = posted_.match(envelope)) {
@@ -124,6 +139,7 @@ bool Pml::net_arrival(const net::Arrival& arrival) {
   message.sync = sync;
   message.cookie = header.cookie;
   message.address = reinterpret_cast<std::uintptr_t>(arrival.pending);
+  message.sequence = sequence;
   if (!pending) {
     if (!arrival.data.empty()) std::memcpy(message.data.data(), arrival.data.data(), arrival.data.size());
     message.received = arrival.data.size();
@@ -137,6 +153,16 @@ void Pml::receive_net(Request& request, Unexpected& message) noexcept {
   if (message.sync) acknowledge(message.peer, message.cookie);
   network_->receive(reinterpret_cast<void*>(message.address), message.length, request.recv_buffer,
                     bytes_to_receive(request), &on_net_received, &request);
+}
+
+// Asks `peer` to withdraw our message `notice` names. It leaves after the
+// message (the network keeps a pair's order), so the peer has the message
+// when the ask comes: it answers Withdrawn, flagged kTooLate if matched.
+void Pml::net_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept {
+  const NetHeader header{MatchPrefix{notice.context, notice.tag, static_cast<std::uint16_t>(notice.source),
+                                     RecordKind::Withdraw, 0},
+                         notice.sequence, cookie};
+  network_->send(peer, bytes_of(header), nullptr, 0, nullptr, nullptr);
 }
 
 void Pml::net_acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept {

@@ -104,8 +104,8 @@ class Pml {
 
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet: true, and the request is then complete, cancelled. A
-  // send to a peer on this node that has left (even one complete already,
-  // as an eager send is) and may not be matched yet is withdrawn instead
+  // send that has left (even one complete already, as an eager send is),
+  // to a peer on this node or another, and may not be matched yet is withdrawn instead
   // (pml/withdrawal.cpp): false, and the request completes once the
   // receiver answers, status.cancelled telling whether it was withdrawn.
   bool cancel(Request& request) noexcept;
@@ -264,8 +264,13 @@ class Pml {
 
   // Cancelling sends that left (withdrawal.cpp).
   bool withdraw(Request& request) noexcept;
+  bool answered_rendezvous(const Request& request) const noexcept;
+  // Removes the message `notice` names from the unexpected queue: false if
+  // it is not there (matched already).
+  bool take_back(std::uint32_t peer, const WithdrawNotice& notice) noexcept;
   void on_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept;
   void on_withdrawn(const MatchHeader& header) noexcept;
+  void withdrawal_answered(Request& request, bool too_late) noexcept;
   // The next first-record sequence number to `peer` / from `peer`.
   std::uint32_t next_sequence_out(std::uint32_t peer) noexcept { return ++sequence_out_[peer]; }
   std::uint32_t next_sequence_in(std::uint32_t peer) noexcept { return ++sequence_in_[peer]; }
@@ -275,6 +280,7 @@ class Pml {
   static bool on_net_arrival(void* self, const net::Arrival& arrival);
   bool net_arrival(const net::Arrival& arrival);
   void net_acknowledge(std::uint32_t peer, std::uint64_t cookie) noexcept;
+  void net_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept;
   void receive_net(Request& request, Unexpected& message) noexcept;
   bool progress_network() noexcept;
   // Sleeping in two steps, so that a rank's threads take the first holding
@@ -311,8 +317,9 @@ class Pml {
   // when a record from it is delivered. A send that finds 0 replies to the peer.
   std::vector<std::uint8_t> sent_since_heard_;
   // By world rank: Eager, FragFirst and Rts records sent to / delivered
-  // from it on this node, so that a Withdraw can name a message by its
-  // place on the pair (WithdrawNotice) without a word in every record.
+  // from it on this node (messages, over the network), so that a Withdraw
+  // can name a message by its place on the pair (WithdrawNotice) without
+  // a word in every record.
   std::vector<std::uint32_t> sequence_out_;
   std::vector<std::uint32_t> sequence_in_;
 

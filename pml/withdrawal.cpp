@@ -3,8 +3,9 @@
 // unexpected queue and answers Withdrawn, or answers Withdrawn kTooLate if
 // a receive (or a matched probe) has it. The send completes on that answer
 // and, when too late, on whatever completes it anyway (Ack, Fin, its last
-// fragment pushed). Peers on other nodes are not asked (net_path.cpp sends
-// no sequence numbers): a send to them that has left is not cancelled.
+// fragment pushed, the network's send done). Peers on other nodes are
+// asked the same way, through the network (net_path.cpp carries the ask
+// and the answer as messages of their own).
 #include "pml/pml.hpp"
 #include "pml/request_ops.hpp"
 
@@ -20,51 +21,70 @@ bool known_matched(const Request& request, bool rendezvous) noexcept {
 
 }  // namespace
 
+// A rendezvous of ours on this node, which its receiver answers (Fin or
+// Cts). A send over the network is one message whatever its size: UCX runs
+// its own rendezvous, which the pml never sees answered.
+bool Pml::answered_rendezvous(const Request& request) const noexcept {
+  return remote_[request.dest] == 0 && request.length >= limits_.rndv_threshold && !request.pipelined_reply;
+}
+
 bool Pml::withdraw(Request& request) noexcept {
-  if (remote_[request.dest] != 0 || request.withdraw_asked) return false;
-  const bool rendezvous = request.length >= limits_.rndv_threshold && !request.pipelined_reply;
-  if (known_matched(request, rendezvous)) return false;
+  if (request.withdraw_asked || known_matched(request, answered_rendezvous(request))) return false;
   request.withdraw_asked = true;
   request.withdrawing = true;
   request.complete = false;  // an eager send completed as it left: reopened until the answer
   const Envelope& e = request.envelope;
-  ControlRecord ask =
-      ControlRecord::with(request.dest, RecordKind::Withdraw, WithdrawNotice{e.context, e.source, e.tag, request.sequence});
+  const WithdrawNotice notice{e.context, e.source, e.tag, request.sequence};
+  if (remote_[request.dest] != 0) {
+    net_withdraw(request.dest, cookie_of(request), notice);
+    return false;
+  }
+  ControlRecord ask = ControlRecord::with(request.dest, RecordKind::Withdraw, notice);
   ask.cookie = cookie_of(request);
   send_control(ask);
   return false;
 }
 
-// The receiver's side. Records from one peer arrive in order, so the
-// message has arrived before its Withdraw: not in the queue means matched.
-void Pml::on_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept {
+// The receiver's side. Messages from one peer arrive in order (records on
+// a ring; the network's messages put back in send order), so the message
+// has arrived before its Withdraw: not in the queue means matched.
+bool Pml::take_back(std::uint32_t peer, const WithdrawNotice& notice) noexcept {
   const Envelope envelope{notice.context, notice.source, notice.tag};
   UnexpectedMsg* found = unexpected_.find_exact_if(envelope, [&](const UnexpectedMsg& m) {
     const auto& u = static_cast<const Unexpected&>(m);
     return u.peer == peer && u.sequence == notice.sequence;
   });
-  ControlRecord answer{peer, RecordKind::Withdrawn};
-  answer.cookie = cookie;
-  if (found == nullptr) {
-    answer.flags = kTooLate;
+  if (found == nullptr) return false;
+  auto& message = static_cast<Unexpected&>(*found);
+  unexpected_.remove(message);
+  if (remote_[peer] != 0) {
+    // A payload still at the sender: UCX lets its send complete.
+    if (message.rendezvous) network_->discard(reinterpret_cast<void*>(message.address));
   } else {
-    auto& message = static_cast<Unexpected&>(*found);
-    unexpected_.remove(message);
     Incoming& in = incoming_[peer];
     if (in.unexpected == &message) in.unexpected = nullptr;  // still streaming in: the rest is dropped
-    store_.release(message);
-    ++messages_withdrawn_;
   }
+  store_.release(message);
+  ++messages_withdrawn_;
+  return true;
+}
+
+void Pml::on_withdraw(std::uint32_t peer, std::uint64_t cookie, const WithdrawNotice& notice) noexcept {
+  ControlRecord answer{peer, RecordKind::Withdrawn};
+  answer.cookie = cookie;
+  if (!take_back(peer, notice)) answer.flags = kTooLate;
   send_control(answer);
 }
 
 void Pml::on_withdrawn(const MatchHeader& header) noexcept {
-  Request& request = request_of(header.length);
+  withdrawal_answered(request_of(header.length), (header.flags & kTooLate) != 0);
+}
+
+void Pml::withdrawal_answered(Request& request, bool too_late) noexcept {
   request.withdrawing = false;
-  if ((header.flags & kTooLate) == 0) {
+  if (!too_late) {
     // Nobody will answer the message now: no Ack, Cts or Fin.
-    const bool rendezvous = request.length >= limits_.rndv_threshold && !request.pipelined_reply;
-    if (rendezvous) --rndv_offers_out_[request.dest];
+    if (answered_rendezvous(request)) --rndv_offers_out_[request.dest];
     request.awaiting_peer = false;
     request.status.cancelled = true;
   }

@@ -94,6 +94,16 @@ mpi_cases() {
   # rendezvous across nodes, whatever threshold UCX picks by itself.
   slurm_case p2p_probe_cancel.rndv --count '^p2p_probe_cancel: rank [0-9]+ OK' 4 --no-match FAIL -- \
     -N2 -n4 -m cyclic --export=ALL,UCX_RNDV_THRESH=1024 -- "$tests/p2p_probe_cancel"
+  # MPI_Cancel of sends that left, rank 0 (n1) to rank 1 (n2): withdrawn
+  # through the network, also with UCX holding messages at the sender.
+  slurm_case send_cancel --count '^send_cancel: rank [0-9]+ OK' 4 --no-match FAIL -- \
+    -N2 -n4 -m cyclic -- "$tests/send_cancel" 100
+  slurm_case send_cancel.rndv --count '^send_cancel: rank [0-9]+ OK' 4 --no-match FAIL -- \
+    -N2 -n4 -m cyclic --export=ALL,UCX_RNDV_THRESH=1024 -- "$tests/send_cancel" 100
+  # Ranks 0 and 2 (n1) ping-pong, each message meeting a sleeping receiver,
+  # while their remote peer rank 1 (n2) is silent: they wake for each other.
+  slurm_case mixed_wake --count '^mixed_wake: rank [0-9]+ OK' 3 --no-match FAIL -- \
+    -N2 -n3 -m cyclic --export=ALL,SHMPI_TEST_SLEEP_AT_ONCE=on -- "$tests/mixed_wake" 2000
   slurm_case all_pairs --match '^all_pairs: 4 ranks, [0-9]+ sizes up to 1048576 bytes: OK$' -- \
     -N2 -n4 -- "$tests/all_pairs" 1048576
   # Rank 0 (n1) takes MPI_ANY_SOURCE messages from rank 1 (n1) and 2, 3 (n2).

@@ -25,6 +25,19 @@ if(SHMPI_WITH_UCX)
            random_traffic 301 40)
   net_case(all_pairs.np2 2 "^all_pairs: 2 ranks, [0-9]+ sizes up to 16777216 bytes: OK$" 1 all_pairs)
 
+  # MPI_Cancel of sends that left, to a peer on the other node
+  # (pml/withdrawal.cpp over the network): every send_cancel part; with
+  # UCX_RNDV_THRESH=1024 UCX keeps every message from 1000 B at the sender
+  # until received (a withdrawn one is released there). Cancelled messages
+  # do not pile up: the deepest unexpected queue stays small.
+  set(net_cancel_ok --count "^send_cancel: rank [0-9]+ OK" 2 --no-match "FAIL" --match "${net_sent}"
+      --match "^shmpi stats: deepest unexpected queue: [0-9]?[0-9] \\(rank")
+  shmpi_case(net.send_cancel.np2 TIMEOUT 120 ARGS ${net_cancel_ok} --
+    ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:send_cancel> 100)
+  shmpi_case(net.send_cancel.rndv.np2 TIMEOUT 120 ARGS ${net_cancel_ok} --
+    env UCX_RNDV_THRESH=1024 ${SHMPI_RUN} -n 2 --fake-nodes 2 --report stats $<TARGET_FILE:send_cancel> 100)
+  net_case(send_cancel.np4 4 "^send_cancel: rank [0-9]+ OK" 4 send_cancel 100)
+
   # A remote peer that dies is reported like a local one.
   shmpi_case(net.killed_mid_exchange.np3 ARGS
     --rc-nonzero --match "rank 1.*(signal 9|SIGKILL|Killed)|network send to rank 1 failed" --

@@ -8,6 +8,9 @@
  *   next message, or not cancelled and the receive has the data intact;
  * - many: hundreds of cancels in batches leave nothing queued (the run
  *   report's deepest unexpected queue, asserted by the case, stays small);
+ * - in order: of 30 messages on one tag every third is cancelled unmatched;
+ *   rank 1 then gets the other 20, intact and in their order (a withdrawn
+ *   message leaves no gap that holds back the ones after it);
  * - Ibsend: complete as soon as the copy is made, so never cancelled, and
  *   delivered; persistent sends: cancelled or delivered, consistently.
  * Sizes cross the box, eager, pipelined and rendezvous limits of every
@@ -17,7 +20,7 @@
 
 #include "check.h"
 
-enum { kCtrl = 999, kRaceTag = 500, kManyTag = 600, kBufTag = 700, kPersistTag = 800 };
+enum { kCtrl = 999, kRaceTag = 500, kManyTag = 600, kBufTag = 700, kPersistTag = 800, kOrderTag = 900 };
 static const int kSizes[] = {0, 8, 40, 100, 1000, 5000, 20000, 70000, 300000};
 enum { kNumSizes = sizeof kSizes / sizeof kSizes[0] };
 
@@ -138,6 +141,35 @@ static void many(int rank) {
   if (rank == 1) expect_queue_empty(kManyTag, "many");
 }
 
+static void in_order(int rank) {
+  enum { kMessages = 30 };
+  if (rank == 0) {
+    unsigned char *bufs = malloc((size_t)kMessages * 300001);
+    MPI_Request reqs[kMessages];
+    for (int k = 0; k < kMessages; ++k) {
+      const int bytes = kSizes[k % kNumSizes];
+      unsigned char *buf = bufs + (size_t)k * 300001;
+      fill_pattern(buf, (size_t)bytes, k + 2000);
+      (k % 4 == 3 ? MPI_Issend : MPI_Isend)(buf, bytes, MPI_BYTE, 1, kOrderTag, MPI_COMM_WORLD, &reqs[k]);
+      if (k % 3 == 1) {
+        MPI_Cancel(&reqs[k]);
+        CHECK(cancelled_after_wait(&reqs[k]) == 1, "in order: message %d (%d bytes) not cancelled", k, bytes);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int k = 0; k < kMessages; ++k)
+      if (k % 3 != 1) MPI_Wait(&reqs[k], MPI_STATUS_IGNORE);
+    free(bufs);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+      for (int k = 0; k < kMessages; ++k)
+        if (k % 3 != 1) expect_message(kOrderTag, kSizes[k % kNumSizes], k + 2000, "in order");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) expect_queue_empty(kOrderTag, "in order");
+}
+
 static void buffered_and_persistent(int rank) {
   static unsigned char attached[4096 + MPI_BSEND_OVERHEAD];
   if (rank == 0) {
@@ -184,6 +216,7 @@ int main(int argc, char **argv) {
   unmatched(check_rank);
   racing(check_rank, rounds);
   many(check_rank);
+  in_order(check_rank);
   buffered_and_persistent(check_rank);
   free(out_buf);
   free(next_buf);
