@@ -6,6 +6,7 @@
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/intercomm_calls.hpp"
 #include "runtime/intercomm_coll.hpp"
 #include "runtime/packing.hpp"
 
@@ -48,7 +49,7 @@ extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
+  if (c->inter) return inter_ibarrier(context, *c, comm, request);
   if (int rc = raise_if(context, c, kCall, check_request_pointer(request, true))) return rc;
   return run_collective(context, *c, comm, request, kCall, [](Schedule& s) { build_barrier(s); });
 }
@@ -87,7 +88,7 @@ extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int r
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, kCall);
+  if (c->inter) return inter_ibcast(context, *c, comm, buffer, count, datatype, root, request);
   Typed t;
   if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, request, true, t)) return rc;
   return run_collective(context, *c, comm, request, kCall,

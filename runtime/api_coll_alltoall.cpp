@@ -5,32 +5,11 @@
 
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
+#include "runtime/intercomm_calls.hpp"
 
 using namespace shmpi::runtime;
 
 namespace {
-
-// The arguments of one side: uniform (`counts` == nullptr), v (one type)
-// or w (`types` per rank, byte displacements).
-struct Side {
-  const void* buffer;
-  int count;
-  const int* counts;
-  const int* displs;
-  MPI_Datatype type;
-  const MPI_Datatype* types;
-};
-
-Check side_blocks(Context& context, const Side& side, std::int32_t n, Blocks& out, Use use) {
-  if (side.types != nullptr)
-    return check_typed_blocks_w(context.datatypes(), side.buffer, side.counts, side.displs, side.types, n, out, use);
-  if (side.counts != nullptr)
-    return check_typed_blocks(context.datatypes(), side.buffer, side.counts, side.displs, side.type, n, out, use);
-  Typed t;
-  if (Check c = check_typed(context.datatypes(), side.buffer, side.count, side.type, t, use)) return c;
-  out = uniform_blocks(side.buffer, t, n);
-  return std::nullopt;
-}
 
 // MPI_IN_PLACE: the data to send is in the receive buffer, laid out as
 // received; it is copied aside first, since blocks arrive over it (packed
@@ -51,13 +30,13 @@ Blocks copied_aside(Schedule& s, const Blocks& recv) {
   return send;
 }
 
-int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI_Comm comm, MPI_Request* request,
-             bool nonblocking) {
+int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_side, MPI_Comm comm,
+             MPI_Request* request, bool nonblocking) {
   const Entry entry = enter(call);
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter) return inter_alltoall(context, *c, comm, call, send_side, recv_side, request, nonblocking);
   const bool in_place = send_side.buffer == MPI_IN_PLACE;
   Blocks send;
   Blocks recv;
@@ -65,8 +44,9 @@ int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI
                         first_error({check_request_pointer(request, nonblocking),
                                      check_not_in_place(recv_side.buffer, "recvbuf"),
                                      in_place ? std::nullopt
-                                              : side_blocks(context, send_side, c->size, send, Use::Send),
-                                     side_blocks(context, recv_side, c->size, recv, Use::Receive)})))
+                                              : check_data_blocks(context.datatypes(), send_side, c->size, send,
+                                                                  Use::Send),
+                                     check_data_blocks(context.datatypes(), recv_side, c->size, recv, Use::Receive)})))
     return rc;
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
     if (in_place) send = copied_aside(s, recv);
@@ -80,43 +60,43 @@ int alltoall(const char* call, const Side& send_side, const Side& recv_side, MPI
 
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoall("MPI_Alltoall", Side{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
-                  Side{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, nullptr, false);
+  return alltoall("MPI_Alltoall", DataArgs{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                  DataArgs{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, nullptr, false);
 }
 
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return alltoall("MPI_Ialltoall", Side{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
-                  Side{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, request, true);
+  return alltoall("MPI_Ialltoall", DataArgs{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                  DataArgs{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, comm, request, true);
 }
 
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm) {
-  return alltoall("MPI_Alltoallv", Side{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
-                  Side{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, nullptr, false);
+  return alltoall("MPI_Alltoallv", DataArgs{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
+                  DataArgs{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, nullptr, false);
 }
 
 extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return alltoall("MPI_Ialltoallv", Side{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
-                  Side{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, request, true);
+  return alltoall("MPI_Ialltoallv", DataArgs{sendbuf, 0, sendcounts, sdispls, sendtype, nullptr},
+                  DataArgs{recvbuf, 0, recvcounts, rdispls, recvtype, nullptr}, comm, request, true);
 }
 
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  return alltoall("MPI_Alltoallw", Side{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
-                  Side{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, nullptr, false);
+  return alltoall("MPI_Alltoallw", DataArgs{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                  DataArgs{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, nullptr, false);
 }
 
 extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request) {
-  return alltoall("MPI_Ialltoallw", Side{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
-                  Side{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, request, true);
+  return alltoall("MPI_Ialltoallw", DataArgs{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                  DataArgs{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, comm, request, true);
 }
 
 SHMPI_PMPI_ALIAS(Alltoall)

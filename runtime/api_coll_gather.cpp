@@ -2,6 +2,7 @@
 // (schedules in runtime/coll_gather.cpp).
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
+#include "runtime/intercomm_calls.hpp"
 
 using namespace shmpi::runtime;
 
@@ -24,7 +25,10 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter)
+    return inter_gather(context, *c, comm, call, DataArgs{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                        DataArgs{recvbuf, recvcount, recvcounts, displs, recvtype, nullptr}, root, request,
+                        nonblocking);
   if (int rc = raise_if(context, c, call,
                         first_error({check_request_pointer(request, nonblocking), check_root(root, *c)})))
     return rc;
@@ -54,7 +58,10 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter)
+    return inter_scatter(context, *c, comm, call, DataArgs{sendbuf, sendcount, sendcounts, displs, sendtype, nullptr},
+                         DataArgs{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, root, request,
+                         nonblocking);
   if (int rc = raise_if(context, c, call,
                         first_error({check_request_pointer(request, nonblocking), check_root(root, *c)})))
     return rc;
@@ -86,7 +93,10 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter)
+    return inter_allgather(context, *c, comm, call, DataArgs{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+                           DataArgs{recvbuf, recvcount, recvcounts, displs, recvtype, nullptr}, request,
+                           nonblocking);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Typed send;
   Blocks recv;

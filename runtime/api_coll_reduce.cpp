@@ -11,11 +11,13 @@
 // elements; a user op is called on operands unpacked into the datatype's
 // layout (Operation::unpack_operands), since it reads that layout.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
 #include "runtime/collectives.hpp"
+#include "runtime/intercomm_calls.hpp"
 #include "runtime/intercomm_coll.hpp"
 #include "runtime/packing.hpp"
 
@@ -23,29 +25,9 @@ using namespace shmpi::runtime;
 
 namespace {
 
-// Checks a reduction's count, datatype, op and request pointer; fills
-// `op_out` and `t` (`use`: whether this rank receives a result).
-Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op op, const MPI_Request* request,
-                      bool nonblocking, Operation& op_out, Typed& t, Use use) {
-  if (Check c = first_error({check_request_pointer(request, nonblocking),
-                             check_typed_elements(context.datatypes(), count, datatype, t, use),
-                             check_operation(context, op, datatype, op_out)}))
-    return c;
-  // The kernels take the padded C struct of MPI_DOUBLE_INT and its kind;
-  // packed, a derived type of them has no padding.
-  if (!t.direct() && op_out.user == nullptr && !context.datatypes().layout(op_out.type)->contiguous())
-    return ArgError{MPI_ERR_TYPE, "reducing datatype " + std::to_string(datatype) +
-                                      " (not contiguous, built of a predefined type with padding) with a "
-                                      "predefined op is not supported"};
-  return std::nullopt;
-}
-
-// A schedule's operation for `t`: a user op on a datatype that is not
-// contiguous gets its unpacked operands, for up to `count` elements.
-void set_operation(Schedule& s, Operation operation, const Typed& t, std::size_t count) {
-  if (!t.direct() && operation.user != nullptr) operation.unpack_operands(t.layout, count);
-  s.set_operation(operation);
-}
+// The blocking intercommunicator reduce and allreduce go through the
+// groups' leaders with a predefined op, as schedules with a user op.
+bool is_user_op(Context& context, MPI_Op op) { return context.user_ops().find(op) != nullptr; }
 
 // The tuned blocking reduce and allreduce (predefined ops) on packed copies
 // of a datatype that is not contiguous. Throw std::bad_alloc.
@@ -73,7 +55,8 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) {
-    if (nonblocking) return unsupported_on_intercomm(context, *c, call);
+    if (nonblocking || is_user_op(context, op))
+      return inter_reduce(context, *c, comm, call, sendbuf, recvbuf, count, datatype, op, root, request, nonblocking);
     return intercomm_reduce(context, sendbuf, recvbuf, count, datatype, op, root, *c);
   }
   Operation operation;
@@ -121,7 +104,8 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
   if (c->inter) {
-    if (nonblocking) return unsupported_on_intercomm(context, *c, call);
+    if (nonblocking || is_user_op(context, op))
+      return inter_allreduce(context, *c, comm, call, sendbuf, recvbuf, count, datatype, op, request, nonblocking);
     return intercomm_allreduce(context, sendbuf, recvbuf, count, datatype, op, *c);
   }
   Operation operation;
@@ -166,7 +150,9 @@ int reduce_scatter(const char* call, const void* sendbuf, void* recvbuf, int rec
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter)
+    return inter_reduce_scatter(context, *c, comm, call, sendbuf, recvbuf, recvcount, recvcounts, datatype, op,
+                                request, nonblocking);
   std::vector<std::size_t> counts(static_cast<std::size_t>(c->size));
   std::size_t total = 0;
   Check bad_count;
@@ -201,7 +187,8 @@ int scan(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Da
   Context& context = entry.context();
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, call, comm);
-  if (c->inter) return unsupported_on_intercomm(context, *c, call);
+  if (c->inter)
+    return raise_error(context, c, call, MPI_ERR_COMM, "not defined on an intercommunicator (" + c->name + ")");
   Operation operation;
   Typed t;
   if (int rc = raise_if(context, c, call,

@@ -121,6 +121,28 @@ Check check_root(int root, const Communicator& comm) {
                                     std::to_string(comm.size) + " ranks)"};
 }
 
+Check check_data_blocks(const DatatypeTable& types, const DataArgs& args, std::int32_t n, Blocks& out, Use use) {
+  if (args.types != nullptr)
+    return check_typed_blocks_w(types, args.buffer, args.counts, args.displs, args.types, n, out, use);
+  if (args.counts != nullptr)
+    return check_typed_blocks(types, args.buffer, args.counts, args.displs, args.type, n, out, use);
+  Typed t;
+  if (Check c = check_typed(types, args.buffer, args.count, args.type, t, use)) return c;
+  out = uniform_blocks(args.buffer, t, n);
+  return std::nullopt;
+}
+
+Check check_inter_root(int root, const Communicator& comm) {
+  if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < comm.size)) return std::nullopt;
+  return ArgError{MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (MPI_ROOT, MPI_PROC_NULL or a rank of " +
+                                    "the remote group of " + std::to_string(comm.size) + ")"};
+}
+
+Check check_not_in_place_inter(const void* sendbuf, const void* recvbuf) {
+  if (sendbuf != MPI_IN_PLACE && recvbuf != MPI_IN_PLACE) return std::nullopt;
+  return ArgError{MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an intercommunicator"};
+}
+
 Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out) {
   const DatatypeInfo* info = context.datatypes().find(type);
   if (const UserOp* user = context.user_ops().find(op)) {
@@ -148,6 +170,26 @@ Check check_reduce_buffers(const void* sendbuf, const void* recvbuf, int count) 
     return ArgError{MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)"};
   return first_error({sendbuf == MPI_IN_PLACE ? std::nullopt : check_buffer(sendbuf, count),
                       check_buffer(recvbuf, count)});
+}
+
+Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op op, const MPI_Request* request,
+                      bool nonblocking, Operation& op_out, Typed& t, Use use) {
+  if (Check c = first_error({check_request_pointer(request, nonblocking),
+                             check_typed_elements(context.datatypes(), count, datatype, t, use),
+                             check_operation(context, op, datatype, op_out)}))
+    return c;
+  // The kernels take the padded C struct of MPI_DOUBLE_INT and its kind;
+  // packed, a derived type of them has no padding.
+  if (!t.direct() && op_out.user == nullptr && !context.datatypes().layout(op_out.type)->contiguous())
+    return ArgError{MPI_ERR_TYPE, "reducing datatype " + std::to_string(datatype) +
+                                      " (not contiguous, built of a predefined type with padding) with a "
+                                      "predefined op is not supported"};
+  return std::nullopt;
+}
+
+void set_operation(Schedule& s, Operation operation, const Typed& t, std::size_t count) {
+  if (!t.direct() && operation.user != nullptr) operation.unpack_operands(t.layout, count);
+  s.set_operation(operation);
 }
 
 Check check_request_pointer(const MPI_Request* request, bool nonblocking) {

@@ -44,13 +44,38 @@ Check check_typed_blocks_w(const DatatypeTable& types, const void* buffer, const
 // `n` blocks of `t` one after another (the root of gather and scatter,
 // alltoall): block i starts i * count extents into the buffer.
 Blocks uniform_blocks(const void* buffer, const Typed& t, std::int32_t n);
+// A data argument as an entry point got it: one count (`counts` null),
+// per-rank counts and displacements in extents of `type` (v), or a datatype
+// per rank and displacements in bytes (`types` not null: w).
+struct DataArgs {
+  const void* buffer;
+  int count;
+  const int* counts;
+  const int* displs;
+  MPI_Datatype type;
+  const MPI_Datatype* types;
+};
+// Its blocks over `n` ranks (one count: n blocks one after another).
+Check check_data_blocks(const DatatypeTable& types, const DataArgs& args, std::int32_t n, Blocks& out, Use use);
 Check check_root(int root, const Communicator& comm);
+// On an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank of the remote group.
+Check check_inter_root(int root, const Communicator& comm);
+// MPI_IN_PLACE is not allowed on an intercommunicator (MPI-4.1 section 6.2.2).
+Check check_not_in_place_inter(const void* sendbuf, const void* recvbuf);
 // `op` is a predefined op that applies to `type`'s elements, or a user op
 // (any datatype); fills `out` for `type`.
 Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out);
 // Reductions: MPI_IN_PLACE is allowed for sendbuf only; recvbuf is a real
 // buffer distinct from sendbuf.
 Check check_reduce_buffers(const void* sendbuf, const void* recvbuf, int count);
+// A reduction's count, datatype, op and request pointer; fills `op_out` and
+// `t` (`use`: whether this rank receives a result).
+Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op op, const MPI_Request* request,
+                      bool nonblocking, Operation& op_out, Typed& t, Use use);
+// A schedule's operation for `t`: a user op on a datatype that is not
+// contiguous gets its unpacked operands, for up to `count` elements.
+// Throws std::bad_alloc.
+void set_operation(Schedule& s, Operation operation, const Typed& t, std::size_t count);
 
 // A schedule for the next collective call on `comm` (one tag per call).
 std::unique_ptr<Schedule> new_schedule(Context& context, const Communicator& comm);

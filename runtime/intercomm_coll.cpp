@@ -14,12 +14,6 @@
 namespace shmpi::runtime {
 namespace {
 
-Check check_inter_root(int root, const Communicator& comm) {
-  if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < comm.size)) return std::nullopt;
-  return ArgError{MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (MPI_ROOT, MPI_PROC_NULL or a rank of " +
-                                    "the remote group of " + std::to_string(comm.size) + ")"};
-}
-
 Check check_op_for(const DatatypeTable& types, MPI_Op op, MPI_Datatype type) {
   if (op_name(op) == nullptr || op == MPI_REPLACE)
     return ArgError{MPI_ERR_OP, "invalid reduce operation " + std::to_string(op)};

@@ -1,7 +1,9 @@
-// Collectives on intercommunicators (MPI-4.1 section 6.2.2) for the calls
-// that take one: MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce. Rooted
-// calls take MPI_ROOT at the root, MPI_PROC_NULL at the rest of its group,
-// and the root's rank in the remote group at the other group.
+// Blocking collectives on intercommunicators (MPI-4.1 section 6.2.2):
+// MPI_Barrier, MPI_Bcast, and MPI_Reduce / MPI_Allreduce with a predefined
+// op. Every other intercommunicator collective runs as a schedule
+// (runtime/intercomm_calls.hpp). Rooted calls take MPI_ROOT at the root,
+// MPI_PROC_NULL at the rest of its group, and the root's rank in the remote
+// group at the other group.
 //
 // Each works through the groups' leaders (local rank 0): a group first
 // combines within itself on its own intracommunicator (local_side()),

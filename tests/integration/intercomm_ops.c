@@ -3,7 +3,9 @@
  * it (with MPI_ANY_SOURCE and statuses naming remote ranks), its queries,
  * MPI_Barrier / MPI_Bcast / MPI_Reduce / MPI_Allreduce with MPI_ROOT and
  * MPI_PROC_NULL, MPI_Comm_dup of it, MPI_Comm_split and MPI_Comm_create on
- * it, MPI_Intercomm_merge both ways, and errors. Needs 2 or more ranks. Prints "intercomm_ops: rank R OK". */
+ * it, MPI_Intercomm_merge both ways, and errors. Every other collective on
+ * intercommunicators, and the nonblocking ones: intercomm_coll_ops.c.
+ * Needs 2 or more ranks. Prints "intercomm_ops: rank R OK". */
 #include "check.h"
 
 static int rank, size;
