@@ -30,8 +30,21 @@ Cursor::Cursor(const Program& program, std::uint64_t count, Offset extent)
       size_ = total_;
     }
   }
-  flat_ = ops_ != &folded_ && program.size != 0 && program.depth == 0 && op_count_ <= kFlatOps && count_ > 1 &&
-          std::all_of(program.ops.begin(), program.ops.end(), [](const Op& op) { return op.count == 1; });
+  // An array of flat elements made by one loop (MPI_Type_contiguous(n,
+  // struct)): its iterations tile the stream, so it is walked as
+  // count * n elements of the loop's body, one stride apart.
+  const Op& top = program.ops.empty() ? folded_ : program.ops[0];
+  if (ops_ != &folded_ && program.depth == 1 && top.loop && top.next(0) == op_count_ &&
+      (count == 1 || top.stride * static_cast<Offset>(top.count) == extent)) {
+    ops_ = program.ops.data() + 1;
+    op_count_ = top.body;
+    origin_ = top.offset;
+    count_ = count * top.count;
+    extent_ = top.stride;
+    size_ = top.bytes;
+  }
+  flat_ = ops_ != &folded_ && size_ != 0 && op_count_ <= kFlatOps && count_ > 1 &&
+          std::all_of(ops_, ops_ + op_count_, [](const Op& op) { return !op.loop && op.count == 1; });
   if (program.depth + 1 > kInlineDepth) {
     more_frames_.resize(program.depth + 1);
     frames_ = more_frames_.data();
@@ -52,10 +65,10 @@ void Cursor::seek(std::uint64_t offset) noexcept {
   std::uint64_t element = offset / size_;
   std::uint64_t rest = offset % size_;
   if (element == count_) {  // at the very end: the last element, all ops done
-    frames_[0] = Frame{0, n, n, count_ - 1, count_, extent_, static_cast<Offset>(count_ - 1) * extent_};
+    frames_[0] = Frame{0, n, n, count_ - 1, count_, extent_, origin_ + static_cast<Offset>(count_ - 1) * extent_};
     return;
   }
-  frames_[0] = Frame{0, n, 0, element, count_, extent_, static_cast<Offset>(element) * extent_};
+  frames_[0] = Frame{0, n, 0, element, count_, extent_, origin_ + static_cast<Offset>(element) * extent_};
   for (;;) {
     Frame& f = frames_[top_];
     const Op& op = ops_[f.pos];

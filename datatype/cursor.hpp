@@ -79,6 +79,7 @@ class Cursor {
   std::uint64_t count_;
   std::uint64_t size_;
   Offset extent_;
+  Offset origin_ = 0;  // of element 0 (an array's loop may start past the origin)
   std::uint64_t total_;
   std::uint64_t position_ = 0;
   std::uint64_t run_ = 0;   // run within the current Run op

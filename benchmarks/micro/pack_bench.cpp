@@ -47,6 +47,11 @@ void run(benchmark::State& state, const TypeRef& type, std::uint64_t count, bool
 void Struct(benchmark::State& state, bool packing) {
   run(state, record(), static_cast<std::uint64_t>(state.range(0)) / 16, packing);
 }
+// The same records as one element, MPI_Type_contiguous(n, record), as
+// osu_latency_struct sends them.
+void StructArray(benchmark::State& state, bool packing) {
+  run(state, make_contiguous(state.range(0) / 16, record()), 1, packing);
+}
 void Column(benchmark::State& state, bool packing) {
   run(state, column(state.range(0) / 8), 1, packing);
 }
@@ -56,6 +61,8 @@ void Column(benchmark::State& state, bool packing) {
 // Args: packed bytes, bytes per piece (the whole message, or a fragment).
 BENCHMARK_CAPTURE(Struct, pack, true)->Args({2048, 2048})->Args({1 << 20, 1 << 20})->Args({1 << 20, 8192});
 BENCHMARK_CAPTURE(Struct, unpack, false)->Args({2048, 2048})->Args({1 << 20, 1 << 20})->Args({1 << 20, 8192});
+BENCHMARK_CAPTURE(StructArray, pack, true)->Args({2048, 2048})->Args({1 << 20, 8192});
+BENCHMARK_CAPTURE(StructArray, unpack, false)->Args({2048, 2048})->Args({1 << 20, 8192});
 BENCHMARK_CAPTURE(Column, pack, true)->Args({2048, 2048})->Args({1 << 20, 8192});
 BENCHMARK_CAPTURE(Column, unpack, false)->Args({2048, 2048})->Args({1 << 20, 8192});
 BENCHMARK_MAIN();
