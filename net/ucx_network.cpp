@@ -138,6 +138,9 @@ ucs_status_t on_am(void* arg, const void* header, std::size_t header_bytes, void
 
 }  // namespace
 
+// Messages below this go eagerly (UCX_RNDV_THRESH): see open().
+constexpr const char* kRndvThreshold = "262144";
+
 // UCX hooks memory functions by default, which AddressSanitizer's own
 // hooks break (DESIGN.md): a sanitized build turns that off unless the
 // user set it.
@@ -152,6 +155,10 @@ void Network::Impl::open() {
   quiet_memory_hooks_under_asan();
   ucp_config_t* config = nullptr;
   if (ucp_config_read(nullptr, nullptr, &config) != UCS_OK) throw NetworkError("UCX: cannot read its configuration");
+  // UCX's own rendezvous threshold for active messages over tcp costs a
+  // flat ~60 us from 8 to 128 KiB; eager up to 256 KiB does not (docs/design.md).
+  // A UCX_RNDV_THRESH the user set wins.
+  if (std::getenv("UCX_RNDV_THRESH") == nullptr) (void)ucp_config_modify(config, "RNDV_THRESH", kRndvThreshold);
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
