@@ -17,23 +17,11 @@
 #include <unistd.h>
 
 #include "check.h"
-
-/* The state letter of process `pid` ('R', 'S', ...), or 0 if unreadable. */
-static char state_of(pid_t pid) {
-  char path[64], line[512];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return 0;
-  size_t n = fread(line, 1, sizeof line - 1, f);
-  fclose(f);
-  line[n] = '\0';
-  const char *end = strrchr(line, ')'); /* the command may hold spaces */
-  return end != NULL && end[1] == ' ' ? end[2] : 0;
-}
+#include "proc_state.h"
 
 static void wait_until_asleep(pid_t pid) {
   char state;
-  while ((state = state_of(pid)) != 'S') {
+  while ((state = proc_state(pid)) != 'S') {
     CHECK(state != 0, "cannot read the state of pid %d", (int)pid);
     if (state == 0) return;
     sched_yield();

@@ -10,19 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-/* The state letter of process `pid` ('R', 'S', ...), or 0 if unreadable. */
-static char state_of(pid_t pid) {
-  char path[64], line[512];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return 0;
-  size_t n = fread(line, 1, sizeof line - 1, f);
-  fclose(f);
-  line[n] = '\0';
-  const char *end = strrchr(line, ')'); /* the command may hold spaces */
-  return end != NULL && end[1] == ' ' ? end[2] : 0;
-}
+#include "proc_state.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -38,7 +26,7 @@ int main(int argc, char **argv) {
     int pid = 0;
     MPI_Recv(&pid, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     char state;
-    while ((state = state_of((pid_t)pid)) != 'S') {
+    while ((state = proc_state((pid_t)pid)) != 'S') {
       CHECK(state != 0, "cannot read the state of pid %d", pid);
       if (state == 0) break;
       usleep(1000);
