@@ -1,6 +1,5 @@
 #include "runtime/p2p.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "runtime/api.hpp"
@@ -50,10 +49,8 @@ namespace {
   std::size_t bytes = 0;
   bool plain = !__builtin_mul_overflow(info.size, static_cast<std::size_t>(count), &bytes);
   if (plain && receive && count > 0) {
-    // Interleaved elements (extent below the data they span) need find_overlap.
     const DerivedRef& derived = context.datatypes().derived(type);
-    plain = derived && !derived->overlaps &&
-            (count == 1 || derived->layout->extent() >= std::max<std::int64_t>(0, derived->layout->true_extent()));
+    plain = derived && plainly_receivable(*derived, count);
   }
   if (!plain) return prepare_checked(context, call, buf, count, type, peer, tag, comm, receive, out);
   out = Transfer{&c, comm, bytes, peer, tag, info.size};

@@ -17,7 +17,7 @@ constexpr std::uint64_t kOverlapCheckRuns = 1 << 16;
 
 Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count) {
   const DerivedRef& derived = types.derived(type);
-  if (!derived || count == 0) return std::nullopt;
+  if (!derived || count == 0 || plainly_receivable(*derived, count)) return std::nullopt;
   const datatype::Type& t = *derived->layout;
   const std::string name = "datatype " + std::to_string(type);
   if (derived->overlaps)

@@ -16,6 +16,15 @@
 
 namespace shmpi::runtime {
 
+// Receivable at a glance: no element overlaps itself and (for more than
+// one) the elements follow one another without interleaving. False means
+// check_receivable() must look closer, not that the receive is refused.
+inline bool plainly_receivable(const DerivedType& derived, int count) noexcept {
+  if (derived.overlaps) return false;
+  const datatype::Type& t = *derived.layout;
+  return count <= 1 || (t.extent() >= 0 && t.extent() >= t.true_extent());
+}
+
 // Whether `count` elements of committed `type` may be received into: its
 // runs must not overlap one another (MPI-4.1 3.2.2) and, for more than one
 // element, its extent must not be negative.
