@@ -28,7 +28,6 @@ void keep_layout(Context& context, const Transfer& t, PersistentArgs& args) {
   if (!t.packed()) return;
   args.layout = context.datatypes().layout(t.packed_type);
   args.count = t.count;
-  args.type = t.packed_type;
 }
 
 int send_init(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -42,7 +41,7 @@ int send_init(const char* call, const void* buf, int count, MPI_Datatype type, i
   r.pml.kind = shmpi::pml::RequestKind::Send;
   const std::uint32_t to = t.proc_null() ? 0 : t.comm->world_rank(dest);
   r.persistent = PersistentArgs{op, mode, to, dest, shmpi::pml::Envelope{t.comm->context, t.comm->rank, tag},
-                                const_cast<void*>(buf), t.bytes, {}, 0, 0};
+                                const_cast<void*>(buf), t.bytes, {}, 0};
   keep_layout(context, t, r.persistent);
   return MPI_SUCCESS;
 }
@@ -107,7 +106,7 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
   MpiRequest& r = make_persistent(context, t, request);
   r.pml.kind = shmpi::pml::RequestKind::Recv;
   r.persistent = PersistentArgs{Op::Recv, SendMode::Standard, 0, source,
-                                shmpi::pml::Envelope{t.comm->context, source, tag}, buf, t.bytes, {}, 0, 0};
+                                shmpi::pml::Envelope{t.comm->context, source, tag}, buf, t.bytes, {}, 0};
   keep_layout(context, t, r.persistent);
   return MPI_SUCCESS;
 }

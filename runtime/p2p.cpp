@@ -147,10 +147,9 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
                                               " overhead)"
                                         : std::string("no buffer attached (call MPI_Buffer_attach)"));
   }
-  if (t.packed()) {
+  if (layout != nullptr || t.packed()) {
     pack_elements(layout != nullptr ? *layout : *context.datatypes().layout(t.packed_type),
-                  static_cast<std::uint64_t>(t.count), buf,
-                  space.at(*offset));
+                  static_cast<std::uint64_t>(t.count), buf, space.at(*offset));
   } else if (t.bytes != 0) {
     std::memcpy(space.at(*offset), buf, t.bytes);
   }

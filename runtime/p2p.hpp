@@ -45,9 +45,9 @@ int prepare_recv(Context& context, const char* call, const void* buf, int count,
 void start_send(Context& context, const Transfer& t, const void* buf, pml::SendMode mode, MPI_Request* handle);
 void start_recv(Context& context, const Transfer& t, void* buf, MPI_Request* handle);
 // MPI_Bsend / MPI_Ibsend: copies into the attached buffer and sends from
-// there. MPI_SUCCESS, or MPI_ERR_BUFFER as the handler returned it. A
-// packed `t` packs with `layout` if given (a persistent request's own),
-// else with t.packed_type's.
+// there. MPI_SUCCESS, or MPI_ERR_BUFFER as the handler returned it. The
+// elements are packed with `layout` if given (a persistent request's own),
+// else with t.packed_type's if `t` is packed.
 int buffered_send(Context& context, const char* call, const Transfer& t, const void* buf,
                   const datatype::Type* layout = nullptr);
 

@@ -16,20 +16,18 @@ void complete_now(MpiRequest& r, pml::RequestKind kind) noexcept {
   r.pml.complete = true;
 }
 
-// MPI_Bsend_init: each round copies into the attached buffer, as MPI_Bsend
-// does, and the request is complete once the copy is made.
-// The round's Transfer, for the calls the nonblocking path shares; nullptr
-// comm if the communicator was freed.
+// The round's Transfer, for the calls the nonblocking path shares (a
+// non-contiguous type's are given a.layout itself: its handle may be
+// freed); nullptr comm if the communicator was freed.
 Transfer transfer_of(Context& context, const MpiRequest& r) {
   const PersistentArgs& a = r.persistent;
   Transfer t{context.communicator(r.comm), r.comm, a.bytes, a.peer, a.envelope.tag, 1};
-  if (a.layout != nullptr) {
-    t.packed_type = a.type;  // the packed paths are given a.layout itself: the handle may be freed
-    t.count = a.count;
-  }
+  t.count = a.count;
   return t;
 }
 
+// MPI_Bsend_init: each round copies into the attached buffer, as MPI_Bsend
+// does, and the request is complete once the copy is made.
 int start_buffered(Context& context, MpiRequest& r, const char* call) {
   const PersistentArgs& a = r.persistent;
   const Transfer t = transfer_of(context, r);

@@ -35,7 +35,6 @@ struct PersistentArgs {
   // each round as the nonblocking calls do; else nullptr.
   datatype::TypeRef layout;
   int count = 0;
-  int type = 0;  // the MPI_Datatype handle it was made with (a flag for the packed paths only)
 };
 
 // Starts the inactive persistent request `r` (the caller checked that it
