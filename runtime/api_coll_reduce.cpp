@@ -75,7 +75,8 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
   const auto n = static_cast<std::size_t>(count);
   if (!nonblocking && operation.user == nullptr) {
     if (n == 0) return MPI_SUCCESS;
-    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes};
+    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes,
+                              operation.pairs};
     try {
       if (t.direct())
         shmpi::runtime::reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
@@ -119,7 +120,8 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
   const auto n = static_cast<std::size_t>(count);
   if (!nonblocking && operation.user == nullptr) {
     if (n == 0) return MPI_SUCCESS;
-    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes};
+    const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes,
+                              operation.pairs};
     try {
       if (t.direct()) {
         if (send != recvbuf) std::memcpy(recvbuf, send, n * operation.element_bytes);

@@ -63,11 +63,6 @@ extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, M
     operation.apply(inbuf, inoutbuf, static_cast<std::size_t>(count));
     return MPI_SUCCESS;
   }
-  if (!context.datatypes().layout(operation.type)->contiguous())
-    return raise_error(context, nullptr, kCall, MPI_ERR_TYPE,
-                       "reducing datatype " + std::to_string(datatype) +
-                           " (not contiguous, built of a predefined type with padding) with a predefined op is "
-                           "not supported");
   try {
     std::vector<std::byte> in(t.bytes);
     std::vector<std::byte> inout(t.bytes);

@@ -155,7 +155,8 @@ Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation&
     return ArgError{MPI_ERR_OP, std::string(name) + " is valid only in one-sided accumulate operations"};
   if (info == nullptr) return std::nullopt;  // a bad type is reported elsewhere
   if (op_applies(op, info->base)) {
-    out = Operation{op, nullptr, info->base, info->base_count, info->size, true, nullptr};
+    out = Operation{op, nullptr, info->base, info->base_count, info->size, true, nullptr,
+                    type == info->base ? PairLayout::CStruct : PairLayout::Packed};
     return std::nullopt;
   }
   const DatatypeInfo* base = context.datatypes().find(info->base);
@@ -178,12 +179,6 @@ Check check_reduction(Context& context, int count, MPI_Datatype datatype, MPI_Op
                              check_typed_elements(context.datatypes(), count, datatype, t, use),
                              check_operation(context, op, datatype, op_out)}))
     return c;
-  // The kernels take the padded C struct of MPI_DOUBLE_INT and its kind;
-  // packed, a derived type of them has no padding.
-  if (!t.direct() && op_out.user == nullptr && !context.datatypes().layout(op_out.type)->contiguous())
-    return ArgError{MPI_ERR_TYPE, "reducing datatype " + std::to_string(datatype) +
-                                      " (not contiguous, built of a predefined type with padding) with a "
-                                      "predefined op is not supported"};
   return std::nullopt;
 }
 

@@ -145,7 +145,7 @@ void reduce(Context& context, const Communicator& comm, const void* send, void* 
       acc = accumulator.data();
     }
     channel.recv(rel.actual(me + mask), incoming.data(), bytes);
-    apply_op(reduction.op, reduction.type, incoming.data(), acc, reduction.count);
+    apply_op(reduction.op, reduction.type, incoming.data(), acc, reduction.count, reduction.pairs);
     partial = acc;
   }
 }
@@ -172,7 +172,7 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
       newrank = -1;
     } else {
       channel.recv(rank - 1, theirs, bytes);
-      apply_op(reduction.op, reduction.type, theirs, mine, reduction.count);  // lower op higher
+      apply_op(reduction.op, reduction.type, theirs, mine, reduction.count, reduction.pairs);  // lower op higher
       newrank = rank / 2;
     }
   }
@@ -182,9 +182,9 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
       const std::int32_t partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
       channel.sendrecv(partner, mine, bytes, partner, theirs, bytes);
       if (partner < rank) {
-        apply_op(reduction.op, reduction.type, theirs, mine, reduction.count);
+        apply_op(reduction.op, reduction.type, theirs, mine, reduction.count, reduction.pairs);
       } else {
-        apply_op(reduction.op, reduction.type, mine, theirs, reduction.count);
+        apply_op(reduction.op, reduction.type, mine, theirs, reduction.count, reduction.pairs);
         std::swap(mine, theirs);
       }
     }

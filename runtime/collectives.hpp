@@ -14,6 +14,7 @@
 
 #include "mpi.h"
 #include "runtime/communicator.hpp"
+#include "runtime/reduce_op.hpp"
 
 namespace shmpi::runtime {
 
@@ -28,6 +29,7 @@ struct Reduction {
   MPI_Datatype type;
   std::size_t count;
   std::size_t bytes;
+  PairLayout pairs = PairLayout::CStruct;  // how a padded pair is laid out (runtime/reduce_op.hpp)
 };
 
 // Dissemination barrier: ceil(log2 n) rounds of one send and one receive.

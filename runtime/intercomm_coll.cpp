@@ -49,21 +49,11 @@ class PackedData {
   std::vector<std::byte> bytes_;
 };
 
-// Packed, a datatype built of a padded predefined pair (MPI_DOUBLE_INT) no
-// longer has the C struct layout the reduction kernels take.
-int check_packed_op(Context& context, const Communicator& comm, const char* call, const Typed& t,
-                    MPI_Datatype type) {
-  const DatatypeInfo& info = *context.datatypes().find(type);
-  if (t.direct() || context.datatypes().layout(info.base)->contiguous()) return MPI_SUCCESS;
-  return raise_error(context, &comm, call, MPI_ERR_TYPE,
-                     "reducing datatype " + std::to_string(type) +
-                         " (not contiguous, built of a predefined type with padding) is not supported");
-}
-
 Reduction reduction_for(const DatatypeTable& types, MPI_Op op, MPI_Datatype type, int count) {
   const DatatypeInfo& info = *types.find(type);
   const auto n = static_cast<std::size_t>(count);
-  return Reduction{op, info.base, n * info.base_count, n * info.size};
+  return Reduction{op, info.base, n * info.base_count, n * info.size,
+                   type == info.base ? PairLayout::CStruct : PairLayout::Packed};
 }
 
 }  // namespace
@@ -113,7 +103,6 @@ int intercomm_reduce(Context& context, const void* sendbuf, void* recvbuf, int c
                         first_error({check_inter_root(root, comm), check_op_for(context.datatypes(), op, type)})))
     return rc;
   if (root == MPI_PROC_NULL || t.bytes == 0) return MPI_SUCCESS;
-  if (int rc = check_packed_op(context, comm, kCall, t, type)) return rc;
   InternalChannel channel(context, comm.collective_context(), comm.rank, kInterReduceTag, kCall);
   if (sendbuf == MPI_IN_PLACE && !at_root)
     return raise_error(context, &comm, kCall, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an intercommunicator");
@@ -146,7 +135,6 @@ int intercomm_allreduce(Context& context, const void* sendbuf, void* recvbuf, in
     return raise_error(context, &comm, kCall, MPI_ERR_BUFFER, "invalid sendbuf (MPI_IN_PLACE is not allowed on an "
                                                               "intercommunicator)");
   if (t.bytes == 0) return MPI_SUCCESS;
-  if (int rc = check_packed_op(context, comm, kCall, t, type)) return rc;
   try {
     const Communicator local = local_side(comm);
     PackedData send(t, sendbuf, true);

@@ -316,31 +316,65 @@ void reduce(const void* in, void* inout, std::size_t count) noexcept {
   }
 }
 
+// A padded pair (MPI_DOUBLE_INT: 12 bytes of data in a 16-byte struct) as
+// MPI_Pack lays it out: the value, then the index, no padding.
+template <class T>
+struct Padded : std::false_type {};
+template <class V>
+struct Padded<ValueIndex<V>> : std::bool_constant<(sizeof(V) + sizeof(int) < sizeof(ValueIndex<V>))> {
+  using value_type = V;
+};
+
+template <class Op, class V>
+void reduce_packed_pairs(const void* in, void* inout, std::size_t count) noexcept {
+  constexpr std::size_t kBytes = sizeof(V) + sizeof(int);
+  if constexpr (std::is_same_v<Op, Replace>) {
+    if (in != inout) std::memcpy(inout, in, count * kBytes);
+    return;
+  }
+  if constexpr (std::is_same_v<Op, NoOp>) return;
+  const auto* a = static_cast<const unsigned char*>(in);
+  auto* b = static_cast<unsigned char*>(inout);
+  for (std::size_t i = 0; i < count; ++i, a += kBytes, b += kBytes) {
+    ValueIndex<V> x;
+    ValueIndex<V> y;
+    std::memcpy(&x.value, a, sizeof(V));
+    std::memcpy(&x.index, a + sizeof(V), sizeof(int));
+    std::memcpy(&y.value, b, sizeof(V));
+    std::memcpy(&y.index, b + sizeof(V), sizeof(int));
+    y = Op::apply(x, y);
+    std::memcpy(b, &y.value, sizeof(V));
+    std::memcpy(b + sizeof(V), &y.index, sizeof(int));
+  }
+}
+
 // The kernel for Op on slot S, or nullptr when §5.9.2 forbids the pair.
 // Forbidden pairs are never instantiated (BAND on float would not compile).
-template <class Op, class S>
+template <class Op, class S, PairLayout L>
 constexpr Kernel kernel_for() {
-  if constexpr (contains(Op::allowed, S::group))
-    return &reduce<Op, typename S::type>;
-  else
+  if constexpr (!contains(Op::allowed, S::group))
     return nullptr;
+  else if constexpr (L == PairLayout::Packed && Padded<typename S::type>::value)
+    return &reduce_packed_pairs<Op, typename Padded<typename S::type>::value_type>;
+  else
+    return &reduce<Op, typename S::type>;
 }
 
 using KernelRow = std::array<Kernel, kTypeCount>;
 using KernelTable = std::array<KernelRow, kOpCount>;
 
-template <class Op, std::size_t... T>
+template <class Op, PairLayout L, std::size_t... T>
 constexpr KernelRow make_row(std::index_sequence<T...>) {
   static_assert(((std::tuple_element_t<T, Slots>::handle == static_cast<MPI_Datatype>(T)) && ...),
                 "Slots must be listed in datatype handle order");
-  return {kernel_for<Op, std::tuple_element_t<T, Slots>>()...};
+  return {kernel_for<Op, std::tuple_element_t<T, Slots>, L>()...};
 }
 
-template <std::size_t... O>
+template <PairLayout L, std::size_t... O>
 constexpr KernelTable make_table(std::index_sequence<O...>) {
   static_assert(((std::tuple_element_t<O, Ops>::handle == static_cast<MPI_Op>(O)) && ...),
                 "Ops must be listed in op handle order");
-  return {make_row<std::tuple_element_t<O, Ops>>(std::make_index_sequence<kTypeCount>{})...};
+  return {make_row<std::tuple_element_t<O, Ops>, L>(std::make_index_sequence<kTypeCount>{})...};
 }
 
 template <std::size_t... O>
@@ -348,15 +382,18 @@ constexpr std::array<const char*, kOpCount> make_names(std::index_sequence<O...>
   return {std::tuple_element_t<O, Ops>::name...};
 }
 
-// Built at compile time: [op handle][datatype handle] -> kernel or nullptr.
-constexpr KernelTable kKernels = make_table(std::make_index_sequence<kOpCount>{});
+// Built at compile time: [op handle][datatype handle] -> kernel or nullptr,
+// one table per way a padded pair may be laid out.
+constexpr KernelTable kKernels = make_table<PairLayout::CStruct>(std::make_index_sequence<kOpCount>{});
+constexpr KernelTable kPackedKernels = make_table<PairLayout::Packed>(std::make_index_sequence<kOpCount>{});
 constexpr std::array<const char*, kOpCount> kNames =
     make_names(std::make_index_sequence<kOpCount>{});
 
-Kernel lookup(MPI_Op op, MPI_Datatype type) noexcept {
+Kernel lookup(MPI_Op op, MPI_Datatype type, PairLayout pairs = PairLayout::CStruct) noexcept {
   if (op < 0 || static_cast<std::size_t>(op) >= kOpCount) return nullptr;
   if (type < 0 || static_cast<std::size_t>(type) >= kTypeCount) return nullptr;
-  return kKernels[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)];
+  const KernelTable& table = pairs == PairLayout::Packed ? kPackedKernels : kKernels;
+  return table[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)];
 }
 
 }  // namespace
@@ -368,9 +405,9 @@ const char* op_name(MPI_Op op) noexcept {
   return kNames[static_cast<std::size_t>(op)];
 }
 
-void apply_op(MPI_Op op, MPI_Datatype type, const void* in, void* inout,
-              std::size_t count) noexcept {
-  const Kernel kernel = lookup(op, type);
+void apply_op(MPI_Op op, MPI_Datatype type, const void* in, void* inout, std::size_t count,
+              PairLayout pairs) noexcept {
+  const Kernel kernel = lookup(op, type, pairs);
   assert(kernel != nullptr && "apply_op: op does not apply to type (check op_applies)");
   if (kernel != nullptr) kernel(in, inout, count);
 }

@@ -33,6 +33,12 @@ bool op_applies(MPI_Op op, MPI_Datatype type) noexcept;
 // The name of a predefined op ("MPI_SUM"), or nullptr if `op` is not one.
 const char* op_name(MPI_Op op) noexcept;
 
+// How operands hold a padded pair type (MPI_DOUBLE_INT, MPI_LONG_INT,
+// MPI_SHORT_INT, MPI_LONG_DOUBLE_INT): as the C struct a program declares,
+// or packed (value, then index, no padding), as the elements of a derived
+// type of pairs travel. Every other type looks the same either way.
+enum class PairLayout : unsigned char { CStruct, Packed };
+
 // inout[i] = in[i] op inout[i] for i < count: the op's result replaces
 // `inout`, in MPI's operand order (for MPI_REPLACE the result is in[i]).
 //
@@ -44,7 +50,7 @@ const char* op_name(MPI_Op op) noexcept;
 // vectorised path, misaligned ones an element-by-element memcpy path.
 // Allocation-free and lock-free; safe to call concurrently on distinct
 // buffers.
-void apply_op(MPI_Op op, MPI_Datatype type, const void* in, void* inout,
-              std::size_t count) noexcept;
+void apply_op(MPI_Op op, MPI_Datatype type, const void* in, void* inout, std::size_t count,
+              PairLayout pairs = PairLayout::CStruct) noexcept;
 
 }  // namespace shmpi::runtime

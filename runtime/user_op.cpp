@@ -62,7 +62,7 @@ void apply_unpacked(const Operation& o, const std::byte* in, std::byte* inout, s
 void Operation::apply(const void* in, void* inout, std::size_t count) const noexcept {
   if (count == 0) return;
   if (user == nullptr) {
-    apply_op(op, type, in, inout, count * per_element);
+    apply_op(op, type, in, inout, count * per_element, pairs);
     return;
   }
   if (unpacked != nullptr) {

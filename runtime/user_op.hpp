@@ -10,6 +10,7 @@
 
 #include "datatype/type.hpp"
 #include "mpi.h"
+#include "runtime/reduce_op.hpp"
 #include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
@@ -36,6 +37,9 @@ struct Operation {
   // datatype's layout) and packs the result back. Null otherwise.
   struct Unpacked;
   std::shared_ptr<const Unpacked> unpacked;
+  // Predefined: how the operands hold a padded pair (packed for a derived
+  // type of MPI_DOUBLE_INT, as the C struct for MPI_DOUBLE_INT itself).
+  PairLayout pairs = PairLayout::CStruct;
 
   // inout[i] = in[i] op inout[i] for `count` elements of the call's type
   // (MPI's operand order: `in` holds the lower ranks' contribution).

@@ -1,7 +1,7 @@
 # Integration cases for communicators, collectives, datatypes, error
 # handlers and the environment calls (included from CMakeLists.txt, which
 # defines shmpi_case and SHMPI_RUN).
-foreach(program coll_ops comm_ops handle_reuse type_contiguous env_thread env_misuse errors_fatal errors_return)
+foreach(program coll_ops coll_pairs comm_ops handle_reuse type_contiguous env_thread env_misuse errors_fatal errors_return)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -23,6 +23,7 @@ function(shmpi_ok_cases program timeout)
 endfunction()
 
 shmpi_ok_cases(coll_ops 120 1 2 3 4 6)
+shmpi_ok_cases(coll_pairs 60 1 2 3 5)
 shmpi_ok_cases(comm_ops 60 1 2 3 4)
 shmpi_ok_cases(type_contiguous 60 1 2 3)
 shmpi_ok_cases(handle_reuse 60 2 3 4)

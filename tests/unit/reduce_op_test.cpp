@@ -241,6 +241,32 @@ TYPED_TEST(LocOps, ValueWinsAndTiesTakeTheSmallerIndex) {
     EXPECT_FALSE(op_applies(op, h)) << op_name(op);
 }
 
+// Packed pairs (a derived type of them, as it travels): the value, then the
+// index, no padding. The result must be the C-struct result, byte for byte
+// over the 12 (6, 20 ...) bytes of each pair and nothing past them.
+TYPED_TEST(LocOps, PackedPairsGiveTheStructResult) {
+  using P = typename TypeParam::type;
+  using V = decltype(P::value);
+  constexpr MPI_Datatype h = TypeParam::handle;
+  constexpr std::size_t kPacked = sizeof(V) + sizeof(int);
+  const std::vector<P> in{{5, 9}, {-2, 1}, {4, 3}, {4, 8}};
+  const std::vector<P> io{{-1, 0}, {3, 7}, {4, 6}, {4, 5}};
+  auto pack = [&](const std::vector<P>& pairs) {
+    std::vector<unsigned char> bytes(pairs.size() * kPacked + 1, 0xEE);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      std::memcpy(&bytes[i * kPacked], &pairs[i].value, sizeof(V));
+      std::memcpy(&bytes[i * kPacked + sizeof(V)], &pairs[i].index, sizeof(int));
+    }
+    return bytes;
+  };
+  for (MPI_Op op : {MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE}) {
+    std::vector<unsigned char> pin = pack(in);
+    std::vector<unsigned char> pio = pack(io);
+    apply_op(op, h, pin.data(), pio.data(), in.size(), PairLayout::Packed);
+    EXPECT_EQ(pio, pack(reduce(op, h, in, io))) << op_name(op);
+  }
+}
+
 // ---- MPI_REPLACE ---------------------------------------------------------
 
 TEST(Replace, CopiesExactlyCountElementsOfEveryType) {
