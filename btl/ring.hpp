@@ -25,9 +25,10 @@
 //   newer record, never stale bytes of an older lap (whose payload could look
 //   like a valid stamp).
 // - RingControl::tail: written by the consumer (release) once per drained
-//   batch, read by the producer (acquire) only when the ring looks full; the
-//   producer keeps its own cached copy, and the head never leaves the
-//   producer.
+//   batch and whenever a quarter of the ring has been drained (so a
+//   stream's producer fills while the consumer copies), read by the
+//   producer (acquire) only when the ring looks full; the producer keeps
+//   its own cached copy, and the head never leaves the producer.
 #pragma once
 
 #include <atomic>
@@ -270,10 +271,12 @@ class RingReader {
       on_record(std::span<const std::byte>(cells_ + pos + kRecordHeaderBytes, length));
       tail_ += record_bytes(length);
       ++n;
+      // A quarter of the ring drained (a stream's fragment, or many small
+      // records): the producer may be waiting for that room, give it now
+      // rather than after the batch, so it fills while we copy.
+      if (tail_ - published_ >= size_ / 4) publish_tail();
     }
-    // Release: our reads of the drained records happen before the producer
-    // may overwrite them.
-    if (n != 0) control_->tail.store(tail_, std::memory_order_release);
+    if (tail_ != published_) publish_tail();
     return n;
   }
 
@@ -283,10 +286,18 @@ class RingReader {
     return std::atomic_ref<std::uint32_t>(header->word).load(std::memory_order_acquire);
   }
 
+  // Release: our reads of the drained records happen before the producer
+  // may overwrite them.
+  void publish_tail() noexcept {
+    control_->tail.store(tail_, std::memory_order_release);
+    published_ = tail_;
+  }
+
   RingControl* control_ = nullptr;
   std::byte* cells_ = nullptr;
   std::size_t size_ = 0;
-  std::uint64_t tail_ = 0;  // next read position (monotonic)
+  std::uint64_t tail_ = 0;       // next read position (monotonic)
+  std::uint64_t published_ = 0;  // the tail the producer was last given
 };
 
 // Reserves a record in `writer` (a RingWriter or ChannelWriter), copies
