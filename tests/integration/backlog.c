@@ -2,9 +2,12 @@
  * had its senders hold back (unexpected_budget: sent as rendezvous offers
  * whatever their size). Run on 3 ranks with unexpected_budget=0 (every
  * rank backlogged from the start) or, with the argument "primer", with
- * unexpected_budget=1: rank 1 first sends rank 0 an empty message that
- * rank 0 probes but receives only at the end, so rank 0 is backlogged
- * before anything below starts, deterministically. Rank 0 receives:
+ * unexpected_budget=1: rank 0 first sends itself an empty message (sends
+ * to oneself are never held back, so it is charged as a payload) that it
+ * probes but receives only at the end, so rank 0 is backlogged before
+ * anything below starts, deterministically (a primer from another rank
+ * could itself be held back, and an offer holds the flag up for nobody).
+ * Rank 0 receives:
  *   1. Isend A, Isend B from rank 1; Recv B, then Recv A (sizes 0 B-200 KB);
  *   2. Probe and Mprobe see the whole count (bytes, and ints of a vector);
  *   3. Issend is not complete before its receive (the receive is posted
@@ -235,8 +238,11 @@ int main(int argc, char **argv) {
   check_rank = rank;
   CHECK(size == 3, "run on 3 ranks, not %d", size);
   const int primer = argc > 1 && strcmp(argv[1], "primer") == 0;
-  if (primer && rank == 1) MPI_Send(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD);
-  if (primer && rank == 0) MPI_Probe(1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Request primed = MPI_REQUEST_NULL;
+  if (primer && rank == 0) {
+    MPI_Isend(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD, &primed);
+    MPI_Probe(0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   pair_swap(rank);
   probes(rank);
@@ -247,7 +253,10 @@ int main(int argc, char **argv) {
   persistent(rank);
   any_source(rank);
   to_self(rank);
-  if (primer && rank == 0) MPI_Recv(NULL, 0, MPI_BYTE, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (primer && rank == 0) {
+    MPI_Recv(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&primed, MPI_STATUS_IGNORE);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   const int code = check_report("backlog");
   MPI_Finalize();
