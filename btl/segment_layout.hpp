@@ -27,15 +27,27 @@
 namespace shmpi::btl {
 
 // Written once by the owner before the segment is published; read by peers
-// after the wire-up fence, which orders the two.
+// after the wire-up fence, which orders the two. Then only `backlog`
+// changes, and rarely, so the line stays in every sender's cache.
+//
+// backlog: the owner stores 1 (relaxed) while it holds more payload bytes of
+// messages it has not matched than it wants to (pml: unexpected_budget), 0
+// once they drained; a sender loads it (relaxed) before it decides how to
+// send, and while it reads 1 keeps its payloads at home (pml: the message
+// goes as an offer only). Nothing is ordered by it: a sender that reads a
+// stale value sends one more message the old way, which costs memory, never
+// correctness. A store followed by a record the owner publishes (release)
+// is seen by a sender that acquired that record.
 struct alignas(kCacheLine) SegmentHeader {
   std::uint64_t magic;
   std::uint32_t nranks;
   std::uint32_t owner_rank;
   std::uint64_t ring_size;
-  std::uint8_t pad_[kCacheLine - 24];
+  std::atomic<std::uint32_t> backlog;  // owner writes, rarely; senders read on each send
+  std::uint8_t pad_[kCacheLine - 24 - sizeof(std::atomic<std::uint32_t>)];
 };
 static_assert(sizeof(SegmentHeader) == kCacheLine);
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
 
 // How a rank that waits a long time sleeps, and how its peers wake it.
 //

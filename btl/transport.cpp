@@ -57,7 +57,10 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   // Fast boxes join at connect(); the ring to ourselves never has one.
   for (std::uint32_t sender = 0; sender < nranks; ++sender)
     readers_[sender] = ChannelReader(ring_in<RingReader>(own_.data(), sender), BoxReader());
+  own_backlog_ = &header->backlog;
+  for (PeerDoor& door : doors_) door.backlog = &no_backlog_;  // until connect()
   doors_[rank] = door_in(own_.data());
+  doors_[rank].backlog = &no_backlog_;
   arrivals_ = ArrivalList(doors_[rank].arrivals, doors_[rank].slots, nranks);
   pids_[rank] = ::getpid();
   bases_[rank] = reinterpret_cast<std::uintptr_t>(own_.data());
@@ -182,7 +185,8 @@ void Transport::announce(std::uint32_t peer) noexcept {
 Transport::PeerDoor Transport::door_in(std::byte* base) noexcept {
   return PeerDoor{reinterpret_cast<Doorbell*>(base + SegmentLayout::doorbell_offset()),
                   reinterpret_cast<ArrivalsHeader*>(base + SegmentLayout::arrivals_offset()),
-                  reinterpret_cast<ArrivalSlot*>(base + SegmentLayout::arrival_slots_offset())};
+                  reinterpret_cast<ArrivalSlot*>(base + SegmentLayout::arrival_slots_offset()),
+                  &reinterpret_cast<SegmentHeader*>(base)->backlog};
 }
 
 std::optional<std::uint32_t> Transport::ready_to_sleep() noexcept {

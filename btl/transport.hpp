@@ -12,6 +12,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -120,6 +121,19 @@ class Transport {
     notify(peer);
   }
 
+  // The backlog flag (SegmentHeader::backlog): this rank asks its senders
+  // to keep payloads at home (true) or lets them send them again (false).
+  // Only a change is stored, so the line is written rarely.
+  void set_backlog(bool on) noexcept {
+    own_backlog_->store(on ? 1u : 0u, std::memory_order_relaxed);
+  }
+  // Whether `peer` asks us to keep payloads at home: one relaxed load of a
+  // line that stays in our cache until the peer changes it. Never for
+  // ourselves (our own flag is about others' payloads) nor a closed peer.
+  bool backlogged(std::uint32_t peer) const noexcept {
+    return doors_[peer].backlog->load(std::memory_order_relaxed) != 0;
+  }
+
   // Wakes `peer` if it sleeps in wait_for_records(). Call after publishing
   // records to it; costs one load of a line that stays in our cache (after
   // the first call, which tells the peer we send to it: btl/arrivals.hpp).
@@ -171,6 +185,7 @@ class Transport {
     Doorbell* bell = nullptr;
     ArrivalsHeader* arrivals = nullptr;
     ArrivalSlot* slots = nullptr;
+    const std::atomic<std::uint32_t>* backlog = nullptr;  // its SegmentHeader::backlog, or no_backlog_
     bool announced = false;  // we told the peer we send to it
   };
   static PeerDoor door_in(std::byte* base) noexcept;
@@ -209,6 +224,8 @@ class Transport {
   UniqueFd own_wake_fd_;
   std::uint32_t sleep_mode_ = kSleepsOnFutex;  // what ready_to_sleep() announces
   RingControl closed_{};                // the ring of every closed channel: size 0, always full
+  std::atomic<std::uint32_t> no_backlog_{0};  // the backlog flag of ourselves and closed peers: never set
+  std::atomic<std::uint32_t>* own_backlog_ = nullptr;  // in our SegmentHeader
 };
 
 }  // namespace shmpi::btl

@@ -133,7 +133,7 @@ bool Pml::net_arrival(const net::Arrival& arrival) {
     return false;
   }
   const bool pending = arrival.pending != nullptr;
-  Unexpected& message = store_.acquire(arrival.peer, arrival.length, pending ? 0 : arrival.length);
+  Unexpected& message = store_.acquire(arrival.peer, arrival.length, pending ? 0 : arrival.length, !pending);
   message.env = envelope;
   message.rendezvous = pending;
   message.sync = sync;
@@ -145,6 +145,7 @@ bool Pml::net_arrival(const net::Arrival& arrival) {
     message.received = arrival.data.size();
   }
   unexpected_.push(message);
+  stored_unexpected();
   return pending;
 }
 

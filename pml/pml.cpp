@@ -22,7 +22,15 @@ Pml::Pml(btl::Transport& transport, const ProtocolLimits& limits, const WaitPoli
       sequence_out_(transport.size(), 0),
       sequence_in_(transport.size(), 0),
       stats_(transport.size()),
-      remote_(transport.size(), 0) {}
+      remote_(transport.size(), 0) {
+  if (limits.unexpected_budget == 0) set_backlog(true);
+}
+
+void Pml::set_backlog(bool on) noexcept {
+  backlog_ = on;
+  backlogs_raised_ += on ? 1 : 0;
+  transport_.set_backlog(on);
+}
 
 bool Pml::cancel(Request& request) noexcept {
   // A send that has left may be complete already (eager): ask the receiver.

@@ -62,6 +62,12 @@ struct ProtocolLimits {
   // reply to the peer's last message with nothing else of ours in flight
   // to it (0: never).
   std::size_t reply_pipeline_limit;
+  // Most bytes of payload (UnexpectedStore::held()) our unexpected messages
+  // may hold before we raise our backlog flag, which makes senders on this
+  // node send every message to us as a rendezvous offer (the payload stays
+  // with them until a receive matches it); the flag drops once half of it
+  // drained. 0: the flag is up from the start, for good.
+  std::uint64_t unexpected_budget;
 };
 
 // What a probe learns about a pending message.
@@ -188,6 +194,15 @@ class Pml {
   const TrafficStats& stats() const noexcept { return stats_; }
   // The most unexpected messages held at once.
   std::size_t unexpected_peak() const noexcept { return store_.peak(); }
+  // The most bytes their payloads held at once (UnexpectedStore::held()),
+  // which unexpected_budget bounds up to what was already on its way.
+  std::uint64_t unexpected_held_peak() const noexcept { return store_.held_peak(); }
+  // Whether our backlog flag is up, and how often it went up.
+  bool backlogged() const noexcept { return backlog_; }
+  std::uint64_t backlogs_raised() const noexcept { return backlogs_raised_; }
+  // Our sends that went as rendezvous offers because their receiver was
+  // backlogged (they would have gone eager or pipelined).
+  std::uint64_t sends_held_back() const noexcept { return sends_held_back_; }
   // Messages peers withdrew from our unexpected queue (cancelled sends).
   std::uint64_t messages_withdrawn() const noexcept { return messages_withdrawn_; }
 
@@ -244,6 +259,24 @@ class Pml {
   void on_first(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload);
   void on_fragment(std::uint32_t peer, std::span<const std::byte> payload) noexcept;
   void deliver_unexpected(Request& request, Unexpected& message) noexcept;
+  // The backlog flag (ProtocolLimits::unexpected_budget): after a message
+  // was stored, and instead of store_.release().
+  void stored_unexpected() noexcept {
+    if (!backlog_ && store_.held() > limits_.unexpected_budget) [[unlikely]] set_backlog(true);
+  }
+  void release_unexpected(Unexpected& message) noexcept {
+    store_.release(message);
+    if (backlog_ && store_.held() <= limits_.unexpected_budget / 2 && limits_.unexpected_budget != 0) [[unlikely]]
+      set_backlog(false);
+  }
+  void set_backlog(bool on) noexcept;
+  // Whether a send to `dest` not started yet goes as a rendezvous offer:
+  // rendezvous-sized (unless pipelined as a reply), or its receiver is
+  // backlogged.
+  bool offers(const Request& request) const noexcept {
+    return (request.length >= limits_.rndv_threshold && !request.pipelined_reply) ||
+           transport_.backlogged(request.dest);
+  }
 
   // Rendezvous, the receiver's side, and the route epochs (rendezvous.cpp).
   void start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t address, std::uint64_t cookie,
@@ -331,6 +364,9 @@ class Pml {
   std::uint64_t pipelined_replies_ = 0;
   std::uint64_t messages_withdrawn_ = 0;
   std::uint64_t run_copies_ = 0;  // rendezvous messages copied between runs (run_reads.cpp)
+  bool backlog_ = false;          // our backlog flag is up (set_backlog())
+  std::uint64_t backlogs_raised_ = 0;
+  std::uint64_t sends_held_back_ = 0;
   TrafficStats stats_;  // counted where each message's protocol is decided
 
   // Peers on other nodes: none unless use_network() was called.

@@ -9,8 +9,10 @@
 // - pipelined: a FragFirst record, then Frag records on the same ring with
 //   nothing in between, until `length` bytes have arrived (also rendezvous
 //   sizes below reply_pipeline_limit, when the send replies to the peer);
-// - rendezvous: an Rts record; once matched the receiver either copies the
-//   payload straight out of the sender (single copy) and answers Fin, or
+// - rendezvous: an Rts record (also for any size while the receiver's
+//   backlog flag is up: pml.hpp, ProtocolLimits::unexpected_budget); once
+//   matched the receiver either copies the payload straight out of the
+//   sender (single copy) and answers Fin, or
 //   answers Cts and the sender streams RndvFrag records addressed to the
 //   receiver's request: when single copy is refused, or when the receiver's
 //   RouteChooser (pml/route_chooser.hpp) found streaming the cheaper way

@@ -88,7 +88,7 @@ void Pml::deliver_unexpected(Request& request, Unexpected& message) noexcept {
   if (message.rendezvous) {
     if (remote_[message.peer] != 0) {
       receive_net(request, message);
-      store_.release(message);
+      release_unexpected(message);
       return;
     }
     start_rendezvous(request, message.peer, message.address, message.cookie, message.can_write);
@@ -104,7 +104,7 @@ void Pml::deliver_unexpected(Request& request, Unexpected& message) noexcept {
       in.unexpected = nullptr;
     }
   }
-  store_.release(message);
+  release_unexpected(message);
 }
 
 void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
@@ -173,7 +173,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
     }
     return;
   }
-  Unexpected& message = store_.acquire(peer, header.length, rendezvous ? 0 : header.length);
+  Unexpected& message = store_.acquire(peer, header.length, rendezvous ? 0 : header.length, !rendezvous);
   message.env = envelope;
   message.rendezvous = rendezvous;
   message.sync = sync;
@@ -186,6 +186,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
     message.received = payload.size();
   }
   unexpected_.push(message);
+  stored_unexpected();
   if (more) incoming_[peer] = Incoming{nullptr, &message, payload.size(), header.length};
 }
 

@@ -42,13 +42,22 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   request.part_failed = false;
   request.awaiting_peer = false;
   request.in_epoch = false;
+  if (n == 0) [[unlikely]] {
+    // Nothing to copy (an empty message, or a receive of none of it, which
+    // a truncation then reports): no read, no stream, just the Fin.
+    request.sender_cookie = cookie & ~kRunsCookie;
+    finish_read(request, true);
+    return;
+  }
   if (request.layout != nullptr || (cookie & kRunsCookie) != 0) [[unlikely]] {
     request.sender_cookie = cookie & ~kRunsCookie;
     start_run_rendezvous(request, peer, (cookie & kRunsCookie) != 0);
     return;
   }
   const bool cross_process = peer != transport_.rank() && single_copy_on();  // CMA can reach the sender
-  if (routes_.enabled() && cross_process) {
+  // An offer below the threshold came because we were backlogged: it says
+  // nothing of the routes, and its small copy is read (batched if it can).
+  if (routes_.enabled() && cross_process && request.status.sent_bytes >= limits_.rndv_threshold) {
     if (rndv_offers_out_[peer] != 0) {
       // Both ways at once (osu_bibw): the peer is busy copying our messages,
       // so a stream would wait for it (a tried one cost a whole window),

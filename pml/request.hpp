@@ -67,6 +67,7 @@ struct Request : PostedRecv {
   bool pushed;           // every record we owe has been pushed
   bool awaiting_peer;    // send: an Ack or Fin is due; receive: a SplitDone is due
   bool pipelined_reply;  // send: a reply to the peer, pipelined even at rendezvous sizes
+  bool offered;          // send: went as a rendezvous offer (Rts), which the receiver answers
   bool withdraw_asked;   // send: cancel() asked the receiver to withdraw it (once per send)
   bool withdrawing;      // send: ... and its answer (Withdrawn) is due; the send completes after it
   std::uint32_t sequence;  // send: its first record's sequence number on the pair (set once started)

@@ -63,6 +63,7 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   request.pushed = false;
   request.withdraw_asked = false;
   request.withdrawing = false;
+  request.offered = false;
   if (remote_[dest] != 0) {
     start_net_send(request, envelope);
     return;
@@ -90,7 +91,8 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
 
 bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
                              std::size_t bytes) noexcept {
-  if (bytes > limits_.eager_limit || bytes >= limits_.rndv_threshold || send_queues_[dest].head != nullptr)
+  if (bytes > limits_.eager_limit || bytes >= limits_.rndv_threshold || send_queues_[dest].head != nullptr ||
+      transport_.backlogged(dest))
     return false;
   btl::ChannelWriter& channel = transport_.writer(dest);
   std::byte* out = channel.try_reserve(kPrefixBytes + bytes);
@@ -115,8 +117,9 @@ void Pml::enqueue(Request& request) noexcept {
 bool Pml::push(Request& request) noexcept {
   btl::ChannelWriter& channel = transport_.writer(request.dest);
   if (request.peer_cookie != 0) return push_fragments(request, channel, RecordKind::RndvFrag, RecordKind::RndvFrag);
-  if (!request.started && request.length >= limits_.rndv_threshold && !request.pipelined_reply)
-    return push_rts(request, channel);
+  // Decided as the first record goes, not when the send started: a send
+  // queued behind others sees the receiver's backlog flag as it is now.
+  if (!request.started && offers(request)) return push_rts(request, channel);
   if (!request.started && request.length <= limits_.eager_limit) return push_eager(request, channel);
   return push_fragments(request, channel, RecordKind::FragFirst, RecordKind::Frag);
 }
@@ -160,6 +163,8 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   request.sequence = next_sequence_out(request.dest);
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
+  request.offered = true;
+  if (request.length < limits_.rndv_threshold || request.pipelined_reply) ++sends_held_back_;
   ++rndv_offers_out_[request.dest];
   return true;
 }

@@ -1,6 +1,12 @@
 // UnexpectedStore: records of messages that arrived before a matching
 // receive was posted, recycled through a free list so that steady-state
 // traffic allocates nothing (each record keeps its buffer's capacity).
+//
+// It also counts the memory the payloads it holds cost (held()): each
+// record that carries a payload (an eager or pipelined message, not a
+// rendezvous offer) is charged its length plus kRecordCharge, so a flood of
+// empty messages counts too. The pml compares that with its budget
+// (unexpected_budget) to ask senders to keep their payloads at home.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +28,7 @@ struct Unexpected : UnexpectedMsg {
   std::uint64_t cookie = 0;     // the sender's request (sync or rendezvous)
   std::uint64_t address = 0;    // rendezvous: the sender's buffer
   std::uint32_t sequence = 0;   // its first record's sequence number on the pair (WithdrawNotice)
+  std::uint64_t charged = 0;    // what it adds to UnexpectedStore::held()
   std::vector<std::byte> data;  // payload; capacity kept across reuses
   Unexpected* next_free = nullptr;
 
@@ -30,8 +37,14 @@ struct Unexpected : UnexpectedMsg {
 
 class UnexpectedStore {
  public:
-  // A fresh record with room for `buffered` payload bytes.
-  Unexpected& acquire(std::uint32_t peer, std::uint64_t length, std::uint64_t buffered) {
+  // What a record holding a payload costs besides the payload: the record
+  // itself, rounded up to whole cache lines.
+  static constexpr std::uint64_t kRecordCharge = (sizeof(Unexpected) + 63) / 64 * 64;
+  static_assert(kRecordCharge <= 256, "many_ranks.flood64_bounded's bound takes a record for at most 256 bytes");
+
+  // A fresh record with room for `buffered` payload bytes; `holds_payload`
+  // charges it to held() (a rendezvous offer holds none).
+  Unexpected& acquire(std::uint32_t peer, std::uint64_t length, std::uint64_t buffered, bool holds_payload) {
     Unexpected* u = free_;
     if (u != nullptr) {
       free_ = u->next_free;
@@ -48,14 +61,22 @@ class UnexpectedStore {
     u->address = 0;
     u->sequence = 0;
     u->data.resize(buffered);
+    u->charged = holds_payload ? buffered + kRecordCharge : 0;
+    held_ += u->charged;
+    if (held_ > held_peak_) held_peak_ = held_;
     return *u;
   }
 
   // The most records held at once: records are made only when none is
   // free, so the deepest the unexpected queue has been.
   std::size_t peak() const noexcept { return records_.size(); }
+  // Bytes charged for the payloads held now, and the most ever.
+  std::uint64_t held() const noexcept { return held_; }
+  std::uint64_t held_peak() const noexcept { return held_peak_; }
 
   void release(Unexpected& u) noexcept {
+    held_ -= u.charged;
+    u.charged = 0;
     // Give back the memory of very large messages; keep small buffers.
     if (u.data.capacity() > kKeepCapacity) std::vector<std::byte>().swap(u.data);
     u.next_free = free_;
@@ -66,6 +87,8 @@ class UnexpectedStore {
   static constexpr std::size_t kKeepCapacity = 64 * 1024;
   std::deque<Unexpected> records_;  // stable addresses
   Unexpected* free_ = nullptr;
+  std::uint64_t held_ = 0;
+  std::uint64_t held_peak_ = 0;
 };
 
 }  // namespace shmpi::pml

@@ -25,7 +25,7 @@ bool known_matched(const Request& request, bool rendezvous) noexcept {
 // Cts). A send over the network is one message whatever its size: UCX runs
 // its own rendezvous, which the pml never sees answered.
 bool Pml::answered_rendezvous(const Request& request) const noexcept {
-  return remote_[request.dest] == 0 && request.length >= limits_.rndv_threshold && !request.pipelined_reply;
+  return remote_[request.dest] == 0 && request.offered;
 }
 
 bool Pml::withdraw(Request& request) noexcept {
@@ -64,7 +64,7 @@ bool Pml::take_back(std::uint32_t peer, const WithdrawNotice& notice) noexcept {
     Incoming& in = incoming_[peer];
     if (in.unexpected == &message) in.unexpected = nullptr;  // still streaming in: the rest is dropped
   }
-  store_.release(message);
+  release_unexpected(message);
   ++messages_withdrawn_;
   return true;
 }

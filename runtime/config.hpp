@@ -27,6 +27,7 @@ struct Config {
   std::size_t reply_pipeline_limit = 0;  // rendezvous sizes below this go pipelined when answering
   std::size_t claim_ahead_from = 0;   // ring records in [from, limit) claim the next one's lines early
   std::size_t claim_ahead_limit = 0;
+  std::uint64_t unexpected_budget = 0;  // payload bytes of unexpected messages before senders hold theirs back
   SingleCopy single_copy = SingleCopy::Cma;
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;

@@ -92,6 +92,7 @@ pml::ProtocolLimits protocol_limits(const Config& config, const KvStore& store) 
       .run_copy_min = config.run_copy_min,
       .choose_route = config.choose_route,
       .reply_pipeline_limit = config.reply_pipeline_limit,
+      .unexpected_budget = config.unexpected_budget,
   };
 }
 

@@ -32,6 +32,9 @@ RankReport rank_report(Context& context) {
   r.split_parts_written = pml.split_parts_written();
   r.pipelined_replies = pml.pipelined_replies();
   r.unexpected_peak = pml.unexpected_peak();
+  r.unexpected_held_peak = pml.unexpected_held_peak();
+  r.backlogs_raised = pml.backlogs_raised();
+  r.sends_held_back = pml.sends_held_back();
   r.blocked_ns = context.status().blocked_ns();
   return r;
 }
@@ -118,6 +121,7 @@ void report_run(Context& context) {
   if (context.rank() != 0) return;
   JobReport job = unpack(all, n, settings_text(context));
   job.box_lines_probed = context.transport().address().probes_box_lines;  // the same on every rank
+  job.unexpected_budget = context.config().unexpected_budget;
   if (request.stats) {
     std::string text;
     for (const std::string& line : stats_lines(job)) text += line + '\n';

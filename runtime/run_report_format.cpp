@@ -39,6 +39,8 @@ RankReport job_totals(const JobReport& job) {
     sum.split_parts_written += r.split_parts_written;
     sum.pipelined_replies += r.pipelined_replies;
     sum.blocked_ns += r.blocked_ns;
+    sum.backlogs_raised += r.backlogs_raised;
+    sum.sends_held_back += r.sends_held_back;
   }
   return sum;
 }
@@ -87,6 +89,18 @@ std::string waiting_line(const RankReport& sum, const JobReport& job) {
          " (rank " + std::to_string(deepest) + "); time blocked: " + ms_text(sum.blocked_ns) +
          " ms in all, most " + ms_text(job.ranks[longest].blocked_ns) + " ms (rank " + std::to_string(longest) +
          ")";
+}
+
+// The most payload bytes any rank's unexpected messages held, against the
+// budget, and what the backlog flag did.
+std::string backlog_line(const RankReport& sum, const JobReport& job) {
+  std::uint32_t most = 0;
+  for (std::uint32_t r = 0; r < job.nranks; ++r)
+    if (job.ranks[r].unexpected_held_peak > job.ranks[most].unexpected_held_peak) most = r;
+  return std::string(kPrefix) + "unexpected payloads held: most " +
+         std::to_string(job.ranks[most].unexpected_held_peak) + " B (rank " + std::to_string(most) +
+         "), unexpected_budget " + std::to_string(job.unexpected_budget) + " B; backlogs raised " +
+         std::to_string(sum.backlogs_raised) + ", sends held back " + std::to_string(sum.sends_held_back);
 }
 
 // The per-rank table, columns right-aligned under their headers.
@@ -140,6 +154,7 @@ std::vector<std::string> stats_lines(const JobReport& job) {
           count_text("split", p[Protocol::Split]) + "; " + count_text("streamed", p[Protocol::Streamed]),
       decisions_line(sum, job),
       waiting_line(sum, job),
+      backlog_line(sum, job),
   };
   // Only a job with ranks on other nodes has network traffic to report.
   if (p[Protocol::Network].messages != 0)

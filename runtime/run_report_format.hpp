@@ -23,6 +23,9 @@ struct RankReport {
   std::uint64_t split_parts_written = 0; // parts of our sends we copied into receivers
   std::uint64_t pipelined_replies = 0;   // rendezvous-sized replies pipelined
   std::uint64_t unexpected_peak = 0;     // most unexpected messages held at once
+  std::uint64_t unexpected_held_peak = 0;  // most bytes their payloads held at once (unexpected_budget)
+  std::uint64_t backlogs_raised = 0;     // times this rank asked its senders to hold payloads back
+  std::uint64_t sends_held_back = 0;     // sends of ours offered (rendezvous) because the receiver was backlogged
   std::uint64_t blocked_ns = 0;          // time spent in waits that blocked
 };
 static_assert(std::is_standard_layout_v<RankReport> && std::is_trivially_copyable_v<RankReport>);
@@ -39,6 +42,7 @@ struct JobReport {
   std::vector<pml::TrafficCount> sent;   // [sender * nranks + receiver]: messages started, bytes
   std::vector<std::uint32_t> box_lines;  // [rank * nranks + peer]: the pair's box line, or kNoBoxLine
   bool box_lines_probed = false;         // the lines were timed (else every box is on line 0)
+  std::uint64_t unexpected_budget = 0;   // the tunable, as rank 0 has it
 
   const pml::TrafficCount& pair(std::uint32_t sender, std::uint32_t receiver) const noexcept {
     return sent[std::size_t{sender} * nranks + receiver];
@@ -47,8 +51,9 @@ struct JobReport {
 
 // The report of SHMPI_STATS=1, one line per element, each starting with
 // "shmpi stats: ": settings, job totals by protocol, the decisions, the
-// deepest unexpected queue and time blocked, then a table of one row per
-// rank under a header row.
+// deepest unexpected queue and time blocked, the most payload bytes an
+// unexpected queue held and the backlogs (unexpected_budget), then a table
+// of one row per rank under a header row.
 std::vector<std::string> stats_lines(const JobReport& job);
 
 // The communication matrix as CSV: a header row "sender/receiver,0,1,...",

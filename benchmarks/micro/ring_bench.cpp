@@ -131,7 +131,8 @@ constexpr pml::ProtocolLimits kPmlLimits{.eager_limit = 4096,
                                          .split_threshold = 0,
                                          .run_copy_min = 1024,
                                          .choose_route = false,
-                                         .reply_pipeline_limit = 0};
+                                         .reply_pipeline_limit = 0,
+                                         .unexpected_budget = std::uint64_t{1} << 40};
 
 // The same round trip through two pmls (match, copy, complete on each side):
 // one_way_ns less the ring's is the pml's share of a small message's latency.
@@ -200,7 +201,7 @@ void BM_UnexpectedPoolAcquireRelease(benchmark::State& state) {
   pml::UnexpectedStore store;
   const auto bytes = static_cast<std::uint64_t>(state.range(0));
   for (auto _ : state) {
-    pml::Unexpected& u = store.acquire(1, bytes, bytes);
+    pml::Unexpected& u = store.acquire(1, bytes, bytes, true);
     benchmark::DoNotOptimize(u.data.data());
     store.release(u);
   }

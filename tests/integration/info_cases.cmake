@@ -4,9 +4,9 @@ set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
 # 64 ring controls and 64 fast boxes (8 candidate cache lines each).
 # The user and expert tunables, with their levels; the test-level one only
 # with --all.
-set(info_tunables "eager_limit|ring_size|segment_budget|max_fragment|rndv_threshold|split_threshold|reply_pipeline_limit|claim_ahead_from|claim_ahead_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns")
+set(info_tunables "eager_limit|ring_size|segment_budget|max_fragment|rndv_threshold|split_threshold|reply_pipeline_limit|claim_ahead_from|claim_ahead_limit|unexpected_budget|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns")
 shmpi_case(shmpi_info.lists_tunables ARGS
-  --count "^(${info_tunables}) +(user|expert) " 16 --no-match "^test_cma_eperm"
+  --count "^(${info_tunables}) +(user|expert) " 17 --no-match "^test_cma_eperm"
   --match "^\\(test-level tunables are listed with --all\\)$"
   --match "shared memory per rank with 64 ranks: 4235264 bytes" --
   ${SHMPI_INFO} -n 64)
@@ -29,7 +29,7 @@ shmpi_case(shmpi_info.budget_set ARGS
   --match "^budget: at most 4.00 MiB per rank \\(segment_budget\\): met; rings shrink from ring_size=65536 to 16384 bytes, eager messages up to (4032|2048) bytes$" --
   env SHMPI_SEGMENT_BUDGET=4M ${SHMPI_INFO} -n 200)
 shmpi_case(shmpi_info.all_levels ARGS
-  --count "^(${info_tunables}) +(user|expert) " 16 --count "^test_cma_eperm +test +0 +0 " 1 --
+  --count "^(${info_tunables}) +(user|expert) " 17 --count "^test_cma_eperm +test +0 +0 " 1 --
   ${SHMPI_INFO} --all)
 shmpi_case(shmpi_info.current_value ARGS
   --match "^eager_limit +user +(8192|2048) +16k " --

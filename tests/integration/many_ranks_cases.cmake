@@ -31,6 +31,22 @@ shmpi_case(many_ranks.flood64 TIMEOUT 240 LABEL "integration;stress" ARGS
   --match "^flood: rank 0 took 100 messages of 1024 bytes from each of 63 senders, each in order: OK$"
   --
   ${SHMPI_RUN} -n 64 --oversubscribe --set ring_size=4096 $<TARGET_FILE:flood> 100 1024)
+# The same flood with a receiver that may hold 64 KiB of unexpected
+# payloads (unexpected_budget): past it the senders send offers only, so
+# rank 0 never holds more than the budget plus what was already on its way
+# when its backlog flag went up: per sender, the records of one 4 KiB ring
+# (at most 4 first records of 1 KiB messages) and the one message it was
+# deciding on, each charged 1024 B + one record (at most 256 B):
+# 65536 + 63 x 5 x 1280 = 468736 B. Without the budget rank 0 held ~1930
+# of the 6300 messages at once (~2.4 MB). Every sender is still served in
+# its own order.
+shmpi_case(many_ranks.flood64_bounded TIMEOUT 240 LABEL "integration;stress" ARGS
+  --count "^flood: rank [0-9]+ OK$" 64 --no-match "FAIL"
+  --match "^flood: rank 0 took 100 messages of 1024 bytes from each of 63 senders, each in order: OK$"
+  --match "^held_within: [0-9]+ <= 468736: OK$"
+  --
+  ${CMAKE_CURRENT_SOURCE_DIR}/held_within.sh 468736
+  ${SHMPI_RUN} -n 64 --oversubscribe --set ring_size=4096 --set unexpected_budget=64k $<TARGET_FILE:flood> 100 1024)
 
 # An eager limit set by the user that its rings cannot carry: one line from
 # shmpirun, before any rank starts (with --set, or from the environment).

@@ -25,7 +25,7 @@ set(report_rank0 "^shmpi stats: +0 +0 +15 +5 +6 +0 +0 +0 +26 +436304 +[0-2] +[0-
 # Read by single copy; asked for with --report stats.
 shmpi_case(report.stats_single_copy ARGS
   --count "^report_traffic: rank [0-9]+ OK" 2 --no-match "FAIL"
-  --count "^shmpi stats: " 8
+  --count "^shmpi stats: " 9
   --match "^shmpi stats: 2 ranks; eager_limit 1024, rndv_threshold 16384, max_fragment 4096, split_threshold 0, reply_pipeline_limit 0, .*fast_box off, .*rndv_route single_copy, single_copy cma"
   --match "${report_sent}"
   --match "^shmpi stats: rendezvous received: single copy 6 msgs 393216 B; split 0 msgs 0 B; streamed 0 msgs 0 B$"

@@ -23,7 +23,8 @@ inline ProtocolLimits limits_of(std::size_t eager, std::size_t fragment, std::si
                         .split_threshold = split,
                         .run_copy_min = 1024,
                         .choose_route = false,
-                        .reply_pipeline_limit = 0};
+                        .reply_pipeline_limit = 0,
+                        .unexpected_budget = std::uint64_t{1} << 40};
 }
 
 // The limits a test job has unless it says otherwise.

@@ -42,6 +42,11 @@ JobReport two_ranks() {
   job.sent = {{1, 100}, {6, 1048600}, {4, 0}, {0, 0}};
   job.box_lines = {kNoBoxLine, 5, 5, kNoBoxLine};
   job.box_lines_probed = true;
+  job.ranks[0].unexpected_held_peak = 4096;
+  job.ranks[1].unexpected_held_peak = 70000;
+  job.ranks[1].backlogs_raised = 2;
+  job.ranks[0].sends_held_back = 5;
+  job.unexpected_budget = 65536;
   return job;
 }
 
@@ -55,6 +60,8 @@ TEST(RunReportFormat, StatsLines) {
       "batched: 6 msgs in 2 calls; split parts written by senders: 1; replies pipelined: 7; fast-box lines "
       "chosen: line 5 x1",
       "shmpi stats: deepest unexpected queue: 9 (rank 1); time blocked: 1.750 ms in all, most 1.500 ms (rank 0)",
+      "shmpi stats: unexpected payloads held: most 70000 B (rank 1), unexpected_budget 65536 B; backlogs raised 2, "
+      "sends held back 5",
       "shmpi stats: rank  box  eager  pipelined  rndv-sent  single-copy  split  streamed  sent-msgs  sent-bytes  "
       "unexpected-peak  blocked-ms",
       "shmpi stats:    0    3      3          0          1            0      0         0          7     1048700  "
