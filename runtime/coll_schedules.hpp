@@ -61,10 +61,17 @@ void build_alltoall(Schedule& s, const Blocks& send, const Blocks& recv);
 // `recv` at the root; `recv` is unused elsewhere.
 void build_reduce(Schedule& s, const void* send, void* recv, std::size_t count, std::int32_t root);
 // Recursive doubling (pairs folded first when n is not a power of two) for
-// small vectors and non-commutative ops; for large commutative ones a ring
-// reduce-scatter then a ring allgather (each rank moves 2(n-1)/n of the
-// vector instead of log2 n whole vectors). `send` may equal `recv`.
+// small vectors and non-commutative ops; for large commutative ones a
+// reduce-scatter then an allgather (each rank moves 2(n-1)/n of the vector
+// instead of log2 n whole vectors): by recursive halving and doubling on a
+// power-of-two number of ranks (Rabenseifner), by rings otherwise. `send`
+// may equal `recv`.
 void build_allreduce(Schedule& s, const void* send, void* recv, std::size_t count);
+// Whether build_allreduce takes Rabenseifner's algorithm (reduce-scatter by
+// recursive halving, allgather by recursive doubling) for `count` elements
+// of `op` over `n` ranks: commutative ops on a power-of-two number of ranks,
+// large vectors. The blocking MPI_Allreduce takes the schedule then.
+bool allreduce_halves(const Operation& op, std::int32_t n, std::size_t count);
 // Reduce to rank 0, then scatter the blocks (`counts` elements each);
 // `send` may equal `recv` (MPI_IN_PLACE: the input is in `recv`).
 void build_reduce_scatter(Schedule& s, const void* send, void* recv, const std::vector<std::size_t>& counts);
