@@ -33,6 +33,32 @@ void bruck_allgather(Schedule& s, const void* send, const Blocks& recv) {
   s.end_round();
 }
 
+// Recursive doubling, for a power-of-two number of ranks: in round k each
+// rank swaps the 2^k blocks it holds with rank ^ 2^k, straight into place,
+// so log2 n rounds and no copy but our own block. One message per block:
+// blocks that lie one after another on one rank may not on another
+// (Allgatherv's displacements), and both sides must cut alike.
+void recursive_doubling_allgather(Schedule& s, const void* send, const Blocks& recv) {
+  const auto n = static_cast<std::size_t>(s.size());
+  const auto rank = static_cast<std::size_t>(s.rank());
+  s.copy(send, recv.at(s.rank()), recv.size_of(s.rank()));
+  s.end_round();
+  for (std::size_t mask = 1; mask < n; mask <<= 1) {
+    const auto partner = static_cast<std::int32_t>(rank ^ mask);
+    const std::size_t mine = rank & ~(mask - 1);
+    const std::size_t theirs = mine ^ mask;
+    for (std::size_t i = 0; i < mask; ++i) {
+      const auto b = static_cast<std::int32_t>(theirs + i);
+      if (recv.size_of(b) != 0) s.recv(partner, recv.at(b), recv.size_of(b));
+    }
+    for (std::size_t i = 0; i < mask; ++i) {
+      const auto b = static_cast<std::int32_t>(mine + i);
+      if (recv.size_of(b) != 0) s.send(partner, recv.at(b), recv.size_of(b));
+    }
+    s.end_round();
+  }
+}
+
 // Round k passes block rank - k to the right and takes block rank - k - 1
 // from the left, straight into place.
 void ring_allgather(Schedule& s, const void* send, const Blocks& recv) {
@@ -79,7 +105,9 @@ void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv
 
 void build_allgather(Schedule& s, const void* send, const Blocks& recv) {
   const auto n = static_cast<std::size_t>(s.size());
-  if (equal_blocks(recv) && recv.bytes[0] * n <= kBruckLimit)
+  if ((n & (n - 1)) == 0)
+    recursive_doubling_allgather(s, send, recv);
+  else if (equal_blocks(recv) && recv.bytes[0] * n <= kBruckLimit)
     bruck_allgather(s, send, recv);
   else
     ring_allgather(s, send, recv);
