@@ -52,9 +52,9 @@ void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv
 // to kBruckLimit bytes in all, a ring (n - 1 rounds, each rank sending every
 // block once) for larger ones. `send` may be recv.at(rank) (MPI_IN_PLACE).
 void build_allgather(Schedule& s, const void* send, const Blocks& recv);
-// Every exchange in one round while the largest block is small (the
-// latency of one round); pairwise exchange (n - 1 rounds, one peer each)
-// for larger blocks, so no rank is flooded by n - 1 senders at once.
+// Every exchange in one round while the largest block is up to 1 MiB (one
+// round's wait instead of n - 1); pairwise exchange (n - 1 rounds, one peer
+// each) for larger blocks.
 void build_alltoall(Schedule& s, const Blocks& send, const Blocks& recv);
 
 // Binomial tree: over ranks relative to the root for commutative ops, over

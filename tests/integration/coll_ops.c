@@ -208,6 +208,27 @@ static void reduce_strided(int count) {
   free(recv);
 }
 
+/* Alltoall with blocks of `count` ints: up to 1 MiB blocks go in one
+ * round, larger ones pairwise (runtime/coll_alltoall.cpp). */
+static void test_alltoall(int count) {
+  const size_t n = (size_t)count * (size_t)size;
+  int *send = malloc(sizeof(int) * n), *recv = malloc(sizeof(int) * n);
+  for (int to = 0; to < size; ++to)
+    for (int i = 0; i < count; ++i) {
+      send[(size_t)to * (size_t)count + (size_t)i] = rank * 1000003 + to * 7919 + i;
+      recv[(size_t)to * (size_t)count + (size_t)i] = -1;
+    }
+  MPI_Alltoall(send, count, MPI_INT, recv, count, MPI_INT, MPI_COMM_WORLD);
+  long bad = -1;
+  for (int from = 0; from < size && bad < 0; ++from)
+    for (int i = 0; i < count && bad < 0; ++i)
+      if (recv[(size_t)from * (size_t)count + (size_t)i] != from * 1000003 + rank * 7919 + i)
+        bad = (long)from * count + i;
+  CHECK(bad < 0, "alltoall of %d ints per block: int %ld", count, bad);
+  free(send);
+  free(recv);
+}
+
 static void test_self(void) {
   int v = rank + 5, out = 0;
   MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_SELF);
@@ -233,6 +254,8 @@ int main(int argc, char **argv) {
   }
   reduce_strided(16387);
   reduce_strided(1000);
+  test_alltoall(262144);     /* 1 MiB blocks: one round */
+  test_alltoall(262144 + 3); /* just above: pairwise */
   test_self();
   MPI_Barrier(MPI_COMM_WORLD);
   if (failures == 0) printf("coll_ops: rank %d OK (%d checks)\n", rank, checks);
