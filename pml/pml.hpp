@@ -345,15 +345,16 @@ class Pml {
 
 template <class Done, class Watch>
 void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
-  // A waiter that yields at once turns long after its first empty round.
-  const std::uint32_t short_polls = wait_.spins_before_yield == 0 ? 1 : kPollsBeforeLongWait;
-  for (std::uint32_t polls = 0; polls < short_polls; ++polls) {
+  for (std::uint32_t polls = 0; polls < kPollsBeforeLongWait; ++polls) {
     if (done()) return;
     if (const Turn turn = watch.take_turn(done); turn != Turn::Progress) {
       if (turn == Turn::Done) return;
       continue;
     }
-    if (!progress()) pace(polls);
+    if (!progress()) {
+      if (wait_.long_at_once) break;
+      pace(polls);
+    }
     watch.between_rounds();
   }
   if (done()) return;

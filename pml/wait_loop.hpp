@@ -7,14 +7,13 @@
 //  1. it paces the next poll: btl::between_polls(), an lfence or the pauses
 //     that make poll_gap_ns (why: btl/between_polls.hpp). A receive taken
 //     straight from a peer (Pml::try_receive_now) paces its polls the same way;
-//  2. once it has lasted kPollsBeforeLongWait rounds (one, for a waiter
-//     that yields at once), the wait is long: its watcher is told (the
-//     runtime writes what it waits for into the status page, for the hang
-//     report), and told again when it ends;
+//  2. once it has lasted kPollsBeforeLongWait rounds (or found nothing in
+//     its first, with long_at_once: ranks outnumber cores), the wait is
+//     long: its watcher is told (the runtime writes what it waits for into
+//     the status page, for the hang report), and told again when it ends;
 //  3. after spins_before_yield more empty rounds it yields its core after
 //     each one (at once when ranks outnumber cores: a spinning waiter would
-//     starve the rank it waits for, so it does not spin the first
-//     kPollsBeforeLongWait rounds either);
+//     starve the rank it waits for);
 //  4. after yields_before_sleep yields (or yield_ns of yielding, whichever
 //     comes first) it sleeps on its doorbell until a peer sends, if nothing
 //     of ours waits for ring space (only a peer's record can then make
@@ -42,9 +41,8 @@ namespace shmpi::pml {
 
 struct WaitPolicy {
   // Failed progress rounds of a long wait before the rank starts yielding
-  // its core after each further failed round; 0 yields at once, after the
-  // first failed round of any wait (oversubscribed jobs), UINT32_MAX never
-  // yields.
+  // its core after each further failed round; 0 yields at once
+  // (oversubscribed jobs), UINT32_MAX never yields.
   std::uint32_t spins_before_yield = 1u << 14;
   // Yields without progress before the rank sleeps on its doorbell until a
   // peer sends (futex, bounded by sleep_ns); 0 never sleeps.
@@ -55,6 +53,10 @@ struct WaitPolicy {
   // Pause instructions after each poll that found nothing (0: an lfence);
   // see btl::between_polls().
   std::uint32_t pauses_between_polls = 0;
+  // A wait whose first round finds nothing is long at once (yields, may
+  // sleep) instead of polling kPollsBeforeLongWait rounds first: for ranks
+  // that outnumber the cores, whose peer is most likely not running.
+  bool long_at_once = false;
 };
 
 // Rounds of progress after which a wait is long. Most waits end within a
