@@ -47,10 +47,12 @@ void build_bcast(Schedule& s, void* buffer, std::size_t bytes, std::int32_t root
 // At the root `send` may be recv.at(root) (MPI_IN_PLACE).
 void build_gather(Schedule& s, const void* send, std::size_t send_bytes, const Blocks& recv, std::int32_t root);
 void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv_bytes, std::int32_t root);
-// Recursive doubling (log2 n rounds, straight into place) on a power-of-two
-// number of ranks; otherwise Bruck (ceil(log2 n) rounds) for equal blocks up
-// to kBruckLimit bytes in all, a ring (n - 1 rounds, each rank sending every
-// block once) for larger ones. `send` may be recv.at(rank) (MPI_IN_PLACE).
+// Up to 8 ranks every block goes straight to every rank in one round;
+// larger communicators take recursive doubling (log2 n rounds, straight
+// into place) on a power-of-two number of ranks, otherwise Bruck (ceil(log2
+// n) rounds) for equal blocks up to kBruckLimit bytes in all and a ring
+// (n - 1 rounds, each rank sending every block once) for larger ones.
+// `send` may be recv.at(rank) (MPI_IN_PLACE).
 void build_allgather(Schedule& s, const void* send, const Blocks& recv);
 // Every exchange in one round while the largest block is up to 1 MiB (one
 // round's wait instead of n - 1); pairwise exchange (n - 1 rounds, one peer
