@@ -387,7 +387,10 @@ void Pml::wait_until(Done&& done, Watch&& watch) noexcept {
       if (turn == Turn::Done) return;
       continue;
     }
-    if (!progress()) pace(polls);
+    if (!progress()) {
+      if (wait_.long_at_once) break;
+      pace(polls);
+    }
     watch.between_rounds();
   }
   if (done()) return;

@@ -7,9 +7,10 @@
 //  1. it paces the next poll: btl::between_polls(), an lfence or the pauses
 //     that make poll_gap_ns (why: btl/between_polls.hpp). A receive taken
 //     straight from a peer (Pml::try_receive_now) paces its polls the same way;
-//  2. once it has lasted kPollsBeforeLongWait rounds, the wait is long: its
-//     watcher is told (the runtime writes what it waits for into the status
-//     page, for the hang report), and told again when it ends;
+//  2. once it has lasted kPollsBeforeLongWait rounds (or found nothing in
+//     its first, with long_at_once: ranks outnumber cores), the wait is
+//     long: its watcher is told (the runtime writes what it waits for into
+//     the status page, for the hang report), and told again when it ends;
 //  3. after spins_before_yield more empty rounds it yields its core after
 //     each one (at once when ranks outnumber cores: a spinning waiter would
 //     starve the rank it waits for);
@@ -52,6 +53,10 @@ struct WaitPolicy {
   // Pause instructions after each poll that found nothing (0: an lfence);
   // see btl::between_polls().
   std::uint32_t pauses_between_polls = 0;
+  // A wait whose first round finds nothing is long at once (yields, may
+  // sleep) instead of polling kPollsBeforeLongWait rounds first: for ranks
+  // that outnumber the cores, whose peer is most likely not running.
+  bool long_at_once = false;
 };
 
 // Rounds of progress after which a wait is long. Most waits end within a

@@ -118,7 +118,9 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
     return rc;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   const auto n = static_cast<std::size_t>(count);
-  if (!nonblocking && operation.user == nullptr) {
+  // Large vectors take the schedule's Rabenseifner (the same choice on
+  // every rank: it depends on count, op and communicator size only).
+  if (!nonblocking && operation.user == nullptr && !allreduce_halves(operation, c->size, n)) {
     if (n == 0) return MPI_SUCCESS;
     const Reduction reduction{op, operation.type, n * operation.per_element, n * operation.element_bytes,
                               operation.pairs};

@@ -10,6 +10,12 @@ namespace {
 // Commutative allreduces of at least this many bytes (and one element per
 // rank) take the ring.
 constexpr std::size_t kRingAllreduceFrom = 64 * 1024;
+// Commutative allreduces of at least this many bytes on a power-of-two
+// number of ranks (and one element per rank) take Rabenseifner's algorithm.
+// osu_allreduce (MPI_FLOAT sums), against recursive doubling: equal at
+// 32-64 KiB, 1.2-2.8x faster from 128 KiB at 2 ranks; at 8 ranks (on 2
+// cores) equal at 16-32 KiB, 4-6x at 64 KiB, 1.3x at 1 MiB.
+constexpr std::size_t kHalvingAllreduceFrom = 64 * 1024;
 
 // Block b of a vector of `count` elements cut into n nearly equal blocks.
 struct Partition {
@@ -66,6 +72,53 @@ void recursive_doubling_allreduce(Schedule& s, const void* send, void* recv, std
     else
       s.recv(rank + 1, recv, bytes);
     s.end_round();
+  }
+}
+
+// Rabenseifner, for a power-of-two number of ranks: recursive halving
+// (each round sends the half of its window the partner keeps and reduces
+// the half it keeps, so rank r ends with block r of n blocks reduced),
+// then recursive doubling of the reduced blocks, received straight into
+// place. Each rank moves and reduces 2(n-1)/n of the vector, as in the
+// ring, in 2 log2 n rounds instead of 2(n-1). Commutative ops only: a
+// block's operands are combined in the order the halving brings them.
+void rabenseifner_allreduce(Schedule& s, const void* send, void* recv, std::size_t count) {
+  const std::size_t eb = s.operation().element_bytes;
+  const auto n = static_cast<std::size_t>(s.size());
+  const auto rank = static_cast<std::size_t>(s.rank());
+  const Partition part{count, n};
+  const auto elements = [&](std::size_t lo, std::size_t hi) { return part.start(hi) - part.start(lo); };
+  auto* out = static_cast<std::byte*>(recv);
+  s.copy(send, recv, count * eb);
+  s.end_round();
+  // The first round receives the larger half at most.
+  std::byte* tmp = s.scratch(std::max(elements(0, n / 2), elements(n / 2, n)) * eb);
+  std::size_t lo = 0;  // our window of blocks: [lo, hi)
+  std::size_t hi = n;
+  for (std::size_t mask = n / 2; mask > 0; mask >>= 1) {
+    const auto partner = static_cast<std::int32_t>(rank ^ mask);
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const bool upper = (rank & mask) != 0;
+    const std::size_t keep_lo = upper ? mid : lo;
+    const std::size_t keep_hi = upper ? hi : mid;
+    const std::size_t give_lo = upper ? lo : mid;
+    const std::size_t give_hi = upper ? mid : hi;
+    s.recv(partner, tmp, elements(keep_lo, keep_hi) * eb);
+    s.send(partner, out + part.start(give_lo) * eb, elements(give_lo, give_hi) * eb);
+    s.reduce(tmp, out + part.start(keep_lo) * eb, elements(keep_lo, keep_hi));
+    s.end_round();
+    lo = keep_lo;
+    hi = keep_hi;
+  }
+  for (std::size_t mask = 1; mask < n; mask <<= 1) {
+    const auto partner = static_cast<std::int32_t>(rank ^ mask);
+    const std::size_t their_lo = (rank & mask) != 0 ? lo - mask : hi;
+    const std::size_t their_hi = their_lo + mask;
+    s.recv(partner, out + part.start(their_lo) * eb, elements(their_lo, their_hi) * eb);
+    s.send(partner, out + part.start(lo) * eb, elements(lo, hi) * eb);
+    s.end_round();
+    lo = std::min(lo, their_lo);
+    hi = std::max(hi, their_hi);
   }
 }
 
@@ -143,10 +196,18 @@ void build_reduce(Schedule& s, const void* send, void* recv, std::size_t count, 
   }
 }
 
+bool allreduce_halves(const Operation& op, std::int32_t n, std::size_t count) {
+  const auto size = static_cast<std::size_t>(n);
+  return op.commutative && n > 1 && (size & (size - 1)) == 0 && count >= size &&
+         count * op.element_bytes >= kHalvingAllreduceFrom;
+}
+
 void build_allreduce(Schedule& s, const void* send, void* recv, std::size_t count) {
   const Operation& op = s.operation();
   const auto n = static_cast<std::size_t>(s.size());
-  if (op.commutative && n > 2 && count >= n && count * op.element_bytes >= kRingAllreduceFrom)
+  if (allreduce_halves(op, s.size(), count))
+    rabenseifner_allreduce(s, send, recv, count);
+  else if (op.commutative && n > 2 && count >= n && count * op.element_bytes >= kRingAllreduceFrom)
     ring_allreduce(s, send, recv, count);
   else
     recursive_doubling_allreduce(s, send, recv, count);

@@ -47,13 +47,16 @@ void build_bcast(Schedule& s, void* buffer, std::size_t bytes, std::int32_t root
 // At the root `send` may be recv.at(root) (MPI_IN_PLACE).
 void build_gather(Schedule& s, const void* send, std::size_t send_bytes, const Blocks& recv, std::int32_t root);
 void build_scatter(Schedule& s, const Blocks& send, void* recv, std::size_t recv_bytes, std::int32_t root);
-// Bruck (ceil(log2 n) rounds) for equal blocks up to kBruckLimit bytes in
-// all; a ring (n - 1 rounds, each rank sending every block once) otherwise.
+// Up to 8 ranks every block goes straight to every rank in one round;
+// larger communicators take recursive doubling (log2 n rounds, straight
+// into place) on a power-of-two number of ranks, otherwise Bruck (ceil(log2
+// n) rounds) for equal blocks up to kBruckLimit bytes in all and a ring
+// (n - 1 rounds, each rank sending every block once) for larger ones.
 // `send` may be recv.at(rank) (MPI_IN_PLACE).
 void build_allgather(Schedule& s, const void* send, const Blocks& recv);
-// Every exchange in one round while the largest block is small (the
-// latency of one round); pairwise exchange (n - 1 rounds, one peer each)
-// for larger blocks, so no rank is flooded by n - 1 senders at once.
+// Every exchange in one round while the largest block is up to 1 MiB (one
+// round's wait instead of n - 1); pairwise exchange (n - 1 rounds, one peer
+// each) for larger blocks.
 void build_alltoall(Schedule& s, const Blocks& send, const Blocks& recv);
 
 // Binomial tree: over ranks relative to the root for commutative ops, over
@@ -61,10 +64,17 @@ void build_alltoall(Schedule& s, const Blocks& send, const Blocks& recv);
 // `recv` at the root; `recv` is unused elsewhere.
 void build_reduce(Schedule& s, const void* send, void* recv, std::size_t count, std::int32_t root);
 // Recursive doubling (pairs folded first when n is not a power of two) for
-// small vectors and non-commutative ops; for large commutative ones a ring
-// reduce-scatter then a ring allgather (each rank moves 2(n-1)/n of the
-// vector instead of log2 n whole vectors). `send` may equal `recv`.
+// small vectors and non-commutative ops; for large commutative ones a
+// reduce-scatter then an allgather (each rank moves 2(n-1)/n of the vector
+// instead of log2 n whole vectors): by recursive halving and doubling on a
+// power-of-two number of ranks (Rabenseifner), by rings otherwise. `send`
+// may equal `recv`.
 void build_allreduce(Schedule& s, const void* send, void* recv, std::size_t count);
+// Whether build_allreduce takes Rabenseifner's algorithm (reduce-scatter by
+// recursive halving, allgather by recursive doubling) for `count` elements
+// of `op` over `n` ranks: commutative ops on a power-of-two number of ranks,
+// large vectors. The blocking MPI_Allreduce takes the schedule then.
+bool allreduce_halves(const Operation& op, std::int32_t n, std::size_t count);
 // Reduce to rank 0, then scatter the blocks (`counts` elements each);
 // `send` may equal `recv` (MPI_IN_PLACE: the input is in `recv`).
 void build_reduce_scatter(Schedule& s, const void* send, void* recv, const std::vector<std::size_t>& counts);

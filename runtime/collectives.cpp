@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -121,33 +122,43 @@ void reduce(Context& context, const Communicator& comm, const void* send, void* 
   const std::int32_t n = comm.size;
   const std::size_t bytes = reduction.bytes;
   const bool at_root = comm.rank == root;
-  if (at_root && send != recv) std::memcpy(recv, send, bytes);
-  if (n == 1) return;
+  if (n == 1) {
+    if (send != recv) std::memcpy(recv, send, bytes);
+    return;
+  }
   Channel channel(context, comm, kReduceTag, call);
   const Relative rel{root, n};
   const std::int32_t me = rel.of(comm.rank);
-  // The partial result: our contribution until a child's arrives, then an
-  // accumulator (the root accumulates in place in `recv`).
-  const void* partial = at_root ? recv : send;
-  std::vector<std::byte> accumulator;
-  std::vector<std::byte> incoming;
+  // The partial result: our contribution until a child's arrives, then the
+  // accumulator (`recv` at the root). The first child's vector arrives in
+  // the accumulator and our contribution is folded into it, so nothing is
+  // copied (the ops are commutative); later children arrive in `incoming`,
+  // as does the first at a root whose input is in `recv` (MPI_IN_PLACE).
+  // Neither buffer is initialised: the receive fills it.
+  const void* partial = send;
+  std::unique_ptr<std::byte[]> accumulator;
+  std::unique_ptr<std::byte[]> incoming;
   for (std::int32_t mask = 1; mask < n; mask <<= 1) {
     if (me & mask) {
       channel.send(rel.actual(me - mask), partial, bytes);
       return;
     }
     if (me + mask >= n) continue;
-    if (incoming.empty()) incoming.resize(bytes);
-    void* acc = at_root ? recv : nullptr;
-    if (!at_root) {
-      if (accumulator.empty()) accumulator.assign(static_cast<const std::byte*>(send),
-                                                  static_cast<const std::byte*>(send) + bytes);
-      acc = accumulator.data();
+    const std::int32_t child = rel.actual(me + mask);
+    if (partial == send && !(at_root && send == recv)) {
+      if (!at_root) accumulator = std::make_unique_for_overwrite<std::byte[]>(bytes);
+      void* acc = at_root ? recv : accumulator.get();
+      channel.recv(child, acc, bytes);
+      apply_op(reduction.op, reduction.type, send, acc, reduction.count, reduction.pairs);
+      partial = acc;
+      continue;
     }
-    channel.recv(rel.actual(me + mask), incoming.data(), bytes);
-    apply_op(reduction.op, reduction.type, incoming.data(), acc, reduction.count, reduction.pairs);
-    partial = acc;
+    if (!incoming) incoming = std::make_unique_for_overwrite<std::byte[]>(bytes);
+    channel.recv(child, incoming.get(), bytes);
+    void* acc = const_cast<void*>(partial);  // `recv` or the accumulator once a child has arrived
+    apply_op(reduction.op, reduction.type, incoming.get(), acc, reduction.count, reduction.pairs);
   }
+  if (at_root && partial != recv) std::memcpy(recv, partial, bytes);
 }
 
 void allreduce(Context& context, const Communicator& comm, void* buffer, const Reduction& reduction,

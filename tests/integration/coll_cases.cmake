@@ -8,6 +8,14 @@ target_compile_options(coll_reference PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WER
 
 shmpi_ok_cases(coll_reference 300 1 2 3 4 5 8)
 
+# More ranks than the one-round allgather takes (runtime/coll_gather.cpp):
+# recursive doubling at 16, Bruck and the ring at 12.
+foreach(n 12 16)
+  shmpi_case(coll_reference.np${n} TIMEOUT 300 ARGS
+    --count "^coll_reference: rank [0-9]+ OK" ${n} --no-match "FAIL" --
+    ${SHMPI_RUN} -n ${n} --oversubscribe $<TARGET_FILE:coll_reference> 150)
+endforeach()
+
 # Other seeds at the sizes that are not powers of two (about half of all
 # cases take a datatype with gaps, coll_ref_data.h).
 foreach(seed 7 99)

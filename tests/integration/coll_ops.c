@@ -181,6 +181,54 @@ static void test_reductions(int count) {
   }
 }
 
+/* Allreduce of every other int (a vector type with gaps): reduced packed,
+ * large enough for the halving algorithm; the gaps must stay untouched. */
+static void reduce_strided(int count) {
+  MPI_Datatype every_other;
+  MPI_Type_vector(count, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  int *send = malloc(sizeof(int) * 2 * (size_t)count), *recv = malloc(sizeof(int) * 2 * (size_t)count);
+  for (int i = 0; i < 2 * count; ++i) {
+    send[i] = ival(rank, i / 2);
+    recv[i] = -777;
+  }
+  for (int in_place = 0; in_place < 2; ++in_place) {
+    if (in_place) memcpy(recv, send, sizeof(int) * 2 * (size_t)count);
+    MPI_Allreduce(in_place ? MPI_IN_PLACE : send, recv, 1, every_other, MPI_SUM, MPI_COMM_WORLD);
+    int bad = -1;
+    for (int i = 0; i < 2 * count && bad < 0; ++i) {
+      const long long want = i % 2 == 0 ? expect_int(MPI_SUM, i / 2) : in_place ? send[i] : -777;
+      if (recv[i] != want) bad = i;
+    }
+    CHECK(bad < 0, "allreduce of a strided type, %d ints, in_place %d: int %d", count, in_place, bad);
+    for (int i = 0; i < 2 * count; ++i) recv[i] = -777;
+  }
+  MPI_Type_free(&every_other);
+  free(send);
+  free(recv);
+}
+
+/* Alltoall with blocks of `count` ints: up to 1 MiB blocks go in one
+ * round, larger ones pairwise (runtime/coll_alltoall.cpp). */
+static void test_alltoall(int count) {
+  const size_t n = (size_t)count * (size_t)size;
+  int *send = malloc(sizeof(int) * n), *recv = malloc(sizeof(int) * n);
+  for (int to = 0; to < size; ++to)
+    for (int i = 0; i < count; ++i) {
+      send[(size_t)to * (size_t)count + (size_t)i] = rank * 1000003 + to * 7919 + i;
+      recv[(size_t)to * (size_t)count + (size_t)i] = -1;
+    }
+  MPI_Alltoall(send, count, MPI_INT, recv, count, MPI_INT, MPI_COMM_WORLD);
+  long bad = -1;
+  for (int from = 0; from < size && bad < 0; ++from)
+    for (int i = 0; i < count && bad < 0; ++i)
+      if (recv[(size_t)from * (size_t)count + (size_t)i] != from * 1000003 + rank * 7919 + i)
+        bad = (long)from * count + i;
+  CHECK(bad < 0, "alltoall of %d ints per block: int %ld", count, bad);
+  free(send);
+  free(recv);
+}
+
 static void test_self(void) {
   int v = rank + 5, out = 0;
   MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_SELF);
@@ -196,11 +244,18 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int counts[] = {1, 7, 1000, 70000}; /* 70000 ints: rendezvous */
+  /* 70000 ints: rendezvous; 16383 / 16384 / 16387 ints: either side of the
+   * 64 KiB from which allreduce halves and doubles (runtime/coll_reduce.cpp),
+   * 16387 in blocks of unequal sizes. */
+  const int counts[] = {1, 7, 1000, 16383, 16384, 16387, 70000};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
     test_bcast(counts[c]);
     test_reductions(counts[c]);
   }
+  reduce_strided(16387);
+  reduce_strided(1000);
+  test_alltoall(262144);     /* 1 MiB blocks: one round */
+  test_alltoall(262144 + 3); /* just above: pairwise */
   test_self();
   MPI_Barrier(MPI_COMM_WORLD);
   if (failures == 0) printf("coll_ops: rank %d OK (%d checks)\n", rank, checks);

@@ -22,7 +22,7 @@ function(shmpi_ok_cases program timeout)
   endforeach()
 endfunction()
 
-shmpi_ok_cases(coll_ops 120 1 2 3 4 6)
+shmpi_ok_cases(coll_ops 120 1 2 3 4 6 8)
 shmpi_ok_cases(coll_pairs 60 1 2 3 5)
 shmpi_ok_cases(comm_ops 60 1 2 3 4)
 shmpi_ok_cases(type_contiguous 60 1 2 3)

@@ -60,6 +60,21 @@ TEST(PmlWait, AWaitThatYieldsAndSleepsStillEnds) {
   EXPECT_EQ(watch.ended, 1);
 }
 
+// Ranks that outnumber cores: a wait whose first round finds nothing is
+// long at once (and yields), rather than after kPollsBeforeLongWait rounds.
+TEST(PmlWait, AWaitLongAtOnceIsReportedAfterItsFirstEmptyRound) {
+  btl::Transport t(0, 1, btl::Limits{});
+  WaitPolicy policy{0, 64, 200'000, 1'000'000};
+  policy.long_at_once = true;
+  Pml p(t, default_limits(), policy);
+  CountingWatch watch;
+  TrueAfter done{3};
+  p.wait_until(done, watch);
+  EXPECT_EQ(done.seen, 3u);
+  EXPECT_EQ(watch.started, 1);
+  EXPECT_EQ(watch.ended, 1);
+}
+
 // The loop progresses: a message already in the ring completes the receive.
 TEST(PmlWait, WaitingProgressesUntilTheRequestCompletes) {
   TwoRanks job;

@@ -25,6 +25,7 @@ TEST(WaitPolicy, AutoSpinsThenYieldsThenSleeps) {
   EXPECT_EQ(p.yields_before_sleep, 4096u);
   EXPECT_EQ(p.yield_ns, 2'000'000u);  // or 2 ms of yielding, on a loaded node
   EXPECT_EQ(p.pauses_between_polls, 3u);  // 30 ns of 10-ns pauses
+  EXPECT_FALSE(p.long_at_once);
 }
 
 TEST(WaitPolicy, AutoYieldsAtOnceWhenRanksOutnumberCores) {
@@ -33,6 +34,7 @@ TEST(WaitPolicy, AutoYieldsAtOnceWhenRanksOutnumberCores) {
   EXPECT_EQ(p.yields_before_sleep, 64u);
   EXPECT_EQ(p.yield_ns, 200'000u);
   EXPECT_EQ(p.pauses_between_polls, 0u);
+  EXPECT_TRUE(p.long_at_once);  // no 256 rounds of polling first
 }
 
 TEST(WaitPolicy, SpinNeverYieldsAndYieldAlwaysDoes) {
@@ -43,6 +45,8 @@ TEST(WaitPolicy, SpinNeverYieldsAndYieldAlwaysDoes) {
   pml::WaitPolicy yield = wait_policy_for(config_with(WaitMode::Yield, 30), false, 40.0);
   EXPECT_EQ(yield.spins_before_yield, 0u);
   EXPECT_EQ(yield.pauses_between_polls, 1u);  // a gap shorter than a pause still pauses once
+  EXPECT_FALSE(yield.long_at_once);  // cores shared with another job may still be idle
+  EXPECT_FALSE(spin.long_at_once);
 }
 
 TEST(WaitPolicy, ThePollGapComesFromTheEnvironment) {
