@@ -12,6 +12,9 @@ foreach(path IN LISTS SHMPI_PROFILE_FILES)
   get_filename_component(name ${path} NAME_WE)
   list(APPEND SHMPI_PROFILE_NAMES ${name})
   file(READ ${path} text)
+  # Re-run the configure step when a profile's text changes, not only when
+  # a profile is added or removed (the glob's CONFIGURE_DEPENDS).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${path})
   string(FIND "${text}" ")shmpi_profile\"" clash)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${path} may not contain )shmpi_profile\"")
