@@ -175,9 +175,9 @@ class Transport {
 
  private:
   static constexpr std::size_t kDrainBatch = 16;
-  // Largest own segment written at start-up (8 ranks at the default ring
-  // size). Larger jobs touch a ring only once its sender sends.
-  static constexpr std::size_t kWarmSegmentBytes = 512 * 1024;
+  // Largest own segment written at start-up (up to 7 ranks at the default
+  // 128 KiB ring). Larger jobs touch a ring only once its sender sends.
+  static constexpr std::size_t kWarmSegmentBytes = 1024 * 1024;
 
   // What a sender needs of a peer's segment besides the ring: its doorbell
   // and where to announce our first record.

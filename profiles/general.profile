@@ -3,7 +3,7 @@
 profile general
 match any
 set eager_limit=8192
-set ring_size=65536
+set ring_size=131072
 set segment_budget=16777216
 set max_fragment=16384
 set rndv_threshold=131072

@@ -6,7 +6,7 @@ add_executable(many_ranks many_ranks.c)
 target_link_libraries(many_ranks PRIVATE shmpi)
 target_compile_options(many_ranks PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
 
-# 256 ranks (rings halved to 32 KiB by segment_budget) start, pass a token
+# 256 ranks (rings quartered to 32 KiB by segment_budget) start, pass a token
 # around the ring, exchange 16 bytes between every pair and by
 # MPI_Alltoall, and finalize; run_case.sh checks nothing is left behind.
 shmpi_case(many_ranks.np256 TIMEOUT 240 LABEL "integration;stress" ARGS
@@ -58,10 +58,10 @@ shmpi_case(shmpirun.eager_limit_env_does_not_fit ARGS
   --rc 2 --count "^shmpirun: eager_limit=8192 does not fit a quarter of ring_size=16384" 1 --no-match "OK|MPI_Init" --
   env SHMPI_EAGER_LIMIT=8192 ${SHMPI_RUN} -n 2 --set ring_size=16k $<TARGET_FILE:many_ranks>)
 
-# 64 ranks of 4235264-byte segments (shmpi_info -n 64): 259 MiB > 64 MiB.
+# 64 ranks of 8429568-byte segments (shmpi_info -n 64): 515 MiB > 64 MiB.
 set(does_not_fit_tail "; use fewer ranks or a smaller --set ring_size or segment_budget$")
 shmpi_case(shmpirun.job_does_not_fit ARGS
-  --rc 2 --count "^shmpirun: 64 ranks need 259 MiB of shared memory for their segments \\(65536-byte rings, ring_size=65536 segment_budget=16777216\\) but only 64 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --rc 2 --count "^shmpirun: 64 ranks need 515 MiB of shared memory for their segments \\(131072-byte rings, ring_size=131072 segment_budget=16777216\\) but only 64 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
   --no-match "OK" --
   ${SHMPI_RUN} -n 64 --oversubscribe --set test_available_memory=64M $<TARGET_FILE:many_ranks>)
 # Rings made huge by the tunables: 4 ranks x 4 rings of 64 MiB = 1 GiB.
@@ -72,7 +72,7 @@ shmpi_case(shmpirun.huge_rings_do_not_fit ARGS
   $<TARGET_FILE:many_ranks>)
 # An absurd rank count: even one-page rings need TiBs.
 shmpi_case(shmpirun.absurd_rank_count_does_not_fit ARGS
-  --rc 2 --count "^shmpirun: 60000 ranks need [0-9.]+ TiB of shared memory for their segments \\(4096-byte rings, ring_size=65536 segment_budget=16777216\\) but only 1.0 TiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --rc 2 --count "^shmpirun: 60000 ranks need [0-9.]+ TiB of shared memory for their segments \\(4096-byte rings, ring_size=131072 segment_budget=16777216\\) but only 1.0 TiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
   --no-match "OK" --
   ${SHMPI_RUN} -n 60000 --oversubscribe --set test_available_memory=1024G $<TARGET_FILE:many_ranks>)
 # The same job fits when the memory is there: the check refuses only what

@@ -52,7 +52,7 @@ TEST(BuiltinProfiles, IntelCpusTakeTheIntelProfile) {
   EXPECT_EQ(xeon.profile().name, "intel");
   EXPECT_EQ(xeon.reason(), "this CPU matches cpu_vendor=GenuineIntel");
   EXPECT_EQ(xeon.default_of(*find_tunable("eager_limit")), "2048");
-  EXPECT_EQ(xeon.default_of(*find_tunable("ring_size")), "65536");  // general's
+  EXPECT_EQ(xeon.default_of(*find_tunable("ring_size")), "131072");  // general's
   const TunableDefaults epyc = TunableDefaults::choose({}, CpuIdentity{"AuthenticAMD", 25, 1});
   EXPECT_EQ(epyc.profile().name, "general");
   EXPECT_EQ(epyc.default_of(*find_tunable("eager_limit")), "8192");
