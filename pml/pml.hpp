@@ -126,6 +126,10 @@ class Pml {
   // buffer may be reused); false: the caller start_send()s.
   bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
                           std::size_t bytes) noexcept;
+  // The same for the `bytes` packed bytes of `runs` (only where
+  // moves_runs() says so), packed straight into the record.
+  bool try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const RunLayout& runs,
+                          std::size_t bytes) noexcept;
   // Receives a small message from world rank `peer` (want.source: its rank
   // in the communicator) into `buffer` now, without a request, if it can:
   // nothing else of ours is pending (no receive posted, nothing waiting to
@@ -286,6 +290,9 @@ class Pml {
   void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void finish_read(Request& request, bool done) noexcept;
   void finish_rendezvous(Request& request) noexcept;
+  // try_send_eager_now's body: `fill(payload)` writes the record's bytes.
+  template <class Fill>
+  bool try_eager_now(std::uint32_t dest, const Envelope& envelope, std::size_t bytes, Fill&& fill) noexcept;
   void stream_rendezvous(Request& request) noexcept;
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
   void leave_epoch(Request& request) noexcept;

@@ -89,20 +89,32 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   enqueue(request);
 }
 
-bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                             std::size_t bytes) noexcept {
+// Inlined into each caller: the contiguous one is the small send's whole
+// critical path (out of line it cost 0.04 -> 0.06 us of osu_latency 0 B).
+template <class Fill>
+[[gnu::always_inline]] inline bool Pml::try_eager_now(std::uint32_t dest, const Envelope& envelope, std::size_t bytes, Fill&& fill) noexcept {
   if (bytes > limits_.eager_limit || bytes >= limits_.rndv_threshold || send_queues_[dest].head != nullptr ||
       transport_.backlogged(dest))
     return false;
   btl::ChannelWriter& channel = transport_.writer(dest);
   std::byte* out = channel.try_reserve(kPrefixBytes + bytes);
   if (out == nullptr) return false;
-  btl::copy_to_ring(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0), buffer, bytes);
+  fill(write_prefix(out, load_envelope(envelope), RecordKind::Eager, 0));
   transport_.publish(dest);
   next_sequence_out(dest);
   stats_.sent_to(dest, bytes);
   stats_.count_eager(channel.reserved_in_box(), bytes);
   return true;
+}
+
+bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                             std::size_t bytes) noexcept {
+  return try_eager_now(dest, envelope, bytes, [&](std::byte* payload) { btl::copy_to_ring(payload, buffer, bytes); });
+}
+
+bool Pml::try_send_eager_now(std::uint32_t dest, const Envelope& envelope, const RunLayout& runs,
+                             std::size_t bytes) noexcept {
+  return try_eager_now(dest, envelope, bytes, [&](std::byte* payload) { gather_from(runs, 0, payload, bytes); });
 }
 
 void Pml::enqueue(Request& request) noexcept {

@@ -32,8 +32,18 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     fill_null_status(status);
     return MPI_SUCCESS;
   }
-  if (t.packed()) return recv_packed(context, call, t, buf, status);
   const Envelope want{t.comm->context, t.peer, t.tag};
+  if (t.packed()) {
+    if (!context.pml().moves_runs()) return recv_packed(context, call, t, buf, status);
+    // Straight into the runs, without a request. The layout is held: under
+    // MPI_THREAD_MULTIPLE another thread may free the datatype meanwhile.
+    const shmpi::datatype::TypeRef layout = context.datatypes().layout(t.packed_type);
+    const shmpi::pml::RunLayout runs =
+        shmpi::pml::describe_runs(layout->program(), static_cast<std::uint64_t>(t.count), layout->extent(), buf);
+    shmpi::pml::Request request;
+    context.pml().start_recv(request, want, buf, t.bytes, &runs);
+    return finish_recv(context, call, t, request, status);
+  }
   shmpi::pml::Status at_once;
   if (t.peer != MPI_ANY_SOURCE &&
       context.pml().try_receive_now(t.comm->world_rank(t.peer), want, buf, t.bytes, at_once)) {

@@ -20,7 +20,10 @@ namespace {
   Transfer t;
   if (int rc = prepare_send(context, call, buf, count, type, dest, tag, comm, t)) return rc;
   if (t.proc_null()) return MPI_SUCCESS;
-  if (t.packed()) return send_packed(context, call, t, buf, mode);
+  if (t.packed()) {
+    if (mode == SendMode::Standard && send_packed_now(context, t, buf)) return MPI_SUCCESS;
+    return send_packed(context, call, t, buf, mode);
+  }
   const std::uint32_t to = t.comm->world_rank(dest);
   const shmpi::pml::Envelope envelope{t.comm->context, t.comm->rank, tag};
   if (mode == SendMode::Standard) {

@@ -92,6 +92,14 @@ void finish_packed_buffer(MpiRequest& r) {
   p = PackedBuffer{};
 }
 
+bool send_packed_now(Context& context, const Transfer& t, const void* buf) {
+  if (!context.pml().moves_runs()) return false;
+  const datatype::Type& type = *context.datatypes().layout(t.packed_type);
+  return context.pml().try_send_eager_now(
+      t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
+      pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf), t.bytes);
+}
+
 int send_packed(Context& context, const char* call, const Transfer& t, const void* buf, pml::SendMode mode) {
   MPI_Request handle = MPI_REQUEST_NULL;
   start_send(context, t, buf, mode, &handle);

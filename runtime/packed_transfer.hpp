@@ -55,6 +55,11 @@ inline void finish_packed(MpiRequest& r) {
   if (r.packed.active()) finish_packed_buffer(r);
 }
 
+// Sends standard-mode packed transfer `t` in one eager record now, packed
+// straight from the runs at `buf`, if the pml can (no request, as a small
+// contiguous send); false: send_packed() it.
+bool send_packed_now(Context& context, const Transfer& t, const void* buf);
+
 // Blocking forms: the whole send or receive of packed transfer `t`.
 int send_packed(Context& context, const char* call, const Transfer& t, const void* buf, pml::SendMode mode);
 int recv_packed(Context& context, const char* call, const Transfer& t, void* buf, MPI_Status* status);
