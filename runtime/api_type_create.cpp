@@ -215,7 +215,7 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_common(types, 0, oldtype, newtype))) return rc;
   const bool committed = types.find(oldtype)->committed;
-  *newtype = types.add(make_derived(types.layout(oldtype), contents_of(types, MPI_COMBINER_DUP, {}, {}, {&oldtype, 1})),
+  *newtype = types.add(make_derived(types, types.layout(oldtype), contents_of(types, MPI_COMBINER_DUP, {}, {}, {&oldtype, 1})),
                        committed);
   return MPI_SUCCESS;
 }

@@ -178,33 +178,21 @@ std::array<TypeRef, SHMPI_PREDEFINED_TYPES> predefined_layouts() {
   return all;
 }
 
-// Bytes of one `kind` element packed: a padded pair (MPI_DOUBLE_INT) has
-// no padding there, so it is its two parts, not its C struct.
-std::size_t packed_size(MPI_Datatype kind) noexcept {
-  switch (kind) {
-    case MPI_DOUBLE_INT: return sizeof(double) + sizeof(int);
-    case MPI_LONG_INT: return sizeof(long) + sizeof(int);
-    case MPI_SHORT_INT: return sizeof(short) + sizeof(int);
-    case MPI_LONG_DOUBLE_INT: return sizeof(long double) + sizeof(int);
-    default: return predefined_datatype(kind)->size;
-  }
-}
-
 // Receives into more than this many runs are not checked for overlap.
 constexpr std::uint64_t kOverlapCheckRuns = 1 << 16;
 
 }  // namespace
 
-DerivedRef make_derived(TypeRef layout, TypeContents contents) {
+DerivedRef make_derived(const DatatypeTable& types, TypeRef layout, TypeContents contents) {
   auto d = std::make_shared<DerivedType>();
   const std::int32_t kind = layout->kind();
   d->info = DatatypeInfo{static_cast<std::size_t>(layout->size()), "derived datatype", MPI_DATATYPE_NULL,
                          static_cast<std::size_t>(layout->elements()), false, false};
   if (kind > MPI_DATATYPE_NULL && kind < SHMPI_PREDEFINED_TYPES) {
     d->info.base = kind;
-    // Packed, a padded pair (MPI_DOUBLE_INT) takes its layout's 12 bytes,
-    // not its C struct's 16.
-    d->info.base_count = d->info.size / packed_size(kind);
+    // By the base's layout: packed, a padded pair (MPI_DOUBLE_INT) is its
+    // 12 bytes of data, not its C struct's 16.
+    d->info.base_count = d->info.size / static_cast<std::size_t>(types.layout(kind)->size());
   }
   d->overlaps = datatype::find_overlap(layout->program(), 1, layout->extent(), kOverlapCheckRuns) ==
                 datatype::Overlap::Yes;

@@ -50,8 +50,10 @@ struct DerivedType {
   bool overlaps = false;  // one element's runs overlap: it cannot be received into
 };
 
-// The derived type described by `layout`, made as `contents` says.
-DerivedRef make_derived(datatype::TypeRef layout, TypeContents contents);
+class DatatypeTable;
+// The derived type described by `layout`, made as `contents` says
+// (`types` gives the predefined layouts it is built of).
+DerivedRef make_derived(const DatatypeTable& types, datatype::TypeRef layout, TypeContents contents);
 
 namespace detail {
 extern const DatatypeInfo* const predefined_table;  // indexed by handle

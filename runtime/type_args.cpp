@@ -43,7 +43,7 @@ int register_type(Context& context, const char* call, datatype::TypeRef layout, 
   if (!layout)
     return raise_error(context, nullptr, call, MPI_ERR_ARG,
                        "the new datatype is too large: its size or bounds overflow a 64-bit byte count");
-  *newtype = context.datatypes().add(make_derived(std::move(layout), std::move(contents)));
+  *newtype = context.datatypes().add(make_derived(context.datatypes(), std::move(layout), std::move(contents)));
   return MPI_SUCCESS;
 }
 
