@@ -38,8 +38,7 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     // Straight into the runs, without a request. The layout is held: under
     // MPI_THREAD_MULTIPLE another thread may free the datatype meanwhile.
     const shmpi::datatype::TypeRef layout = context.datatypes().layout(t.packed_type);
-    const shmpi::pml::RunLayout runs =
-        shmpi::pml::describe_runs(layout->program(), static_cast<std::uint64_t>(t.count), layout->extent(), buf);
+    const shmpi::pml::RunLayout runs = runs_of(*layout, t, buf);
     shmpi::pml::Request request;
     context.pml().start_recv(request, want, buf, t.bytes, &runs);
     return finish_recv(context, call, t, request, status);

@@ -155,8 +155,7 @@ Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation&
     return ArgError{MPI_ERR_OP, std::string(name) + " is valid only in one-sided accumulate operations"};
   if (info == nullptr) return std::nullopt;  // a bad type is reported elsewhere
   if (op_applies(op, info->base)) {
-    out = Operation{op, nullptr, info->base, info->base_count, info->size, true, nullptr,
-                    type == info->base ? PairLayout::CStruct : PairLayout::Packed};
+    out = Operation{op, nullptr, info->base, info->base_count, info->size, true, nullptr, pairs_in(type, *info)};
     return std::nullopt;
   }
   const DatatypeInfo* base = context.datatypes().find(info->base);

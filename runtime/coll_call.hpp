@@ -65,6 +65,12 @@ Check check_not_in_place_inter(const void* sendbuf, const void* recvbuf);
 // `op` is a predefined op that applies to `type`'s elements, or a user op
 // (any datatype); fills `out` for `type`.
 Check check_operation(Context& context, MPI_Op op, MPI_Datatype type, Operation& out);
+// How a predefined op finds a padded pair (MPI_DOUBLE_INT) among `type`'s
+// base elements (`info` is type's): the predefined pair itself as its C
+// struct, any type derived from it packed.
+inline PairLayout pairs_in(MPI_Datatype type, const DatatypeInfo& info) noexcept {
+  return type == info.base ? PairLayout::CStruct : PairLayout::Packed;
+}
 // Reductions: MPI_IN_PLACE is allowed for sendbuf only; recvbuf is a real
 // buffer distinct from sendbuf.
 Check check_reduce_buffers(const void* sendbuf, const void* recvbuf, int count);

@@ -52,8 +52,7 @@ class PackedData {
 Reduction reduction_for(const DatatypeTable& types, MPI_Op op, MPI_Datatype type, int count) {
   const DatatypeInfo& info = *types.find(type);
   const auto n = static_cast<std::size_t>(count);
-  return Reduction{op, info.base, n * info.base_count, n * info.size,
-                   type == info.base ? PairLayout::CStruct : PairLayout::Packed};
+  return Reduction{op, info.base, n * info.base_count, n * info.size, pairs_in(type, info)};
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ void start_packed_send(Context& context, MpiRequest& r, const Transfer& t, const
   const pml::Envelope envelope{t.comm->context, t.comm->rank, t.tag};
   const auto count = static_cast<std::uint64_t>(t.count);
   if (context.pml().moves_runs()) {
-    r.packed.runs = pml::describe_runs(type.program(), count, type.extent(), buf);
+    r.packed.runs = runs_of(type, t, buf);
     context.pml().start_send(r.pml, dest, envelope, buf, t.bytes, mode, &r.packed.runs);
     return;
   }
@@ -60,7 +60,7 @@ void start_packed_recv(Context& context, MpiRequest& r, const Transfer& t, const
   }
   r.packed.layout = layout;
   const datatype::Type& type = *r.packed.layout;
-  r.packed.runs = pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf);
+  r.packed.runs = runs_of(type, t, buf);
   context.pml().start_recv(r.pml, want, buf, t.bytes, &r.packed.runs);
 }
 
@@ -71,7 +71,7 @@ void start_packed_mrecv(Context& context, MpiRequest& r, const Transfer& t, cons
     return;
   }
   r.packed.layout = layout;
-  r.packed.runs = pml::describe_runs(layout->program(), static_cast<std::uint64_t>(t.count), layout->extent(), buf);
+  r.packed.runs = runs_of(*layout, t, buf);
   context.pml().start_mrecv(r.pml, message, buf, t.bytes, &r.packed.runs);
 }
 
@@ -94,10 +94,9 @@ void finish_packed_buffer(MpiRequest& r) {
 
 bool send_packed_now(Context& context, const Transfer& t, const void* buf) {
   if (!context.pml().moves_runs()) return false;
-  const datatype::Type& type = *context.datatypes().layout(t.packed_type);
-  return context.pml().try_send_eager_now(
-      t.comm->world_rank(t.peer), pml::Envelope{t.comm->context, t.comm->rank, t.tag},
-      pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf), t.bytes);
+  return context.pml().try_send_eager_now(t.comm->world_rank(t.peer),
+                                          pml::Envelope{t.comm->context, t.comm->rank, t.tag},
+                                          runs_of(*context.datatypes().layout(t.packed_type), t, buf), t.bytes);
 }
 
 int send_packed(Context& context, const char* call, const Transfer& t, const void* buf, pml::SendMode mode) {

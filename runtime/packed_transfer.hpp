@@ -30,6 +30,12 @@ inline bool plainly_receivable(const DerivedType& derived, int count) noexcept {
 // element, its extent must not be negative.
 Check check_receivable(const DatatypeTable& types, MPI_Datatype type, int count);
 
+// The runs of transfer `t`'s elements at `buf`, laid out by `type`, for
+// the pml to move (where pml.moves_runs()).
+inline pml::RunLayout runs_of(const datatype::Type& type, const Transfer& t, const void* buf) noexcept {
+  return pml::describe_runs(type.program(), static_cast<std::uint64_t>(t.count), type.extent(), buf);
+}
+
 // Starts packed send `t` of the elements at `buf` (laid out by `layout`,
 // t.packed_type's) to world rank `dest` on request `r`: from the runs where
 // the pml can, else from a packed copy.
