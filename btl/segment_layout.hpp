@@ -10,6 +10,8 @@
 //                                       of a pair lives in its lower rank's
 //                                       segment, on the line of those that
 //                                       the pair's probe chose (box_probe.hpp)
+//   [ collective slots              ]  kCollectiveSlots, from a page boundary
+//                                       (btl/collective_slots.hpp)
 //
 // Offsets, never pointers, describe the layout, so every process that maps
 // the segment resolves them against its own base address.
@@ -21,6 +23,7 @@
 
 #include "btl/arrivals.hpp"
 #include "btl/box_probe.hpp"
+#include "btl/collective_slots.hpp"
 #include "btl/fast_box.hpp"
 #include "btl/ring.hpp"
 
@@ -29,6 +32,8 @@ namespace shmpi::btl {
 // Written once by the owner before the segment is published; read by peers
 // after the wire-up fence, which orders the two. Then only `backlog`
 // changes, and rarely, so the line stays in every sender's cache.
+// `shares_threads` is 1 when the owner runs MPI_THREAD_MULTIPLE (its
+// threads may make collective calls at once: runtime/shm_collectives.hpp).
 //
 // backlog: the owner stores 1 (relaxed) while it holds more payload bytes of
 // messages it has not matched than it wants to (pml: unexpected_budget), 0
@@ -44,7 +49,8 @@ struct alignas(kCacheLine) SegmentHeader {
   std::uint32_t owner_rank;
   std::uint64_t ring_size;
   std::atomic<std::uint32_t> backlog;  // owner writes, rarely; senders read on each send
-  std::uint8_t pad_[kCacheLine - 24 - sizeof(std::atomic<std::uint32_t>)];
+  std::uint32_t shares_threads;
+  std::uint8_t pad_[kCacheLine - 28 - sizeof(std::atomic<std::uint32_t>)];
 };
 static_assert(sizeof(SegmentHeader) == kCacheLine);
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
@@ -102,7 +108,11 @@ struct SegmentLayout {
   constexpr std::size_t box_offset(std::uint32_t peer) const noexcept {
     return cells_offset(nranks) + peer * kBoxLines * sizeof(FastBox);
   }
-  constexpr std::size_t total_bytes() const noexcept { return box_offset(nranks); }
+  // Touched only by ranks that run small collectives.
+  constexpr std::size_t collective_offset() const noexcept {
+    return (box_offset(nranks) + kPageBytes - 1) / kPageBytes * kPageBytes;
+  }
+  constexpr std::size_t total_bytes() const noexcept { return collective_offset() + kCollectiveAreaBytes; }
 };
 
 }  // namespace shmpi::btl

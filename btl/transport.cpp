@@ -54,6 +54,7 @@ Transport::Transport(std::uint32_t rank, std::uint32_t nranks, const Limits& lim
   header->nranks = nranks;
   header->owner_rank = rank;
   header->ring_size = layout_.ring_size;
+  header->shares_threads = limits.shares_threads ? 1 : 0;
   // Fast boxes join at connect(); the ring to ourselves never has one.
   for (std::uint32_t sender = 0; sender < nranks; ++sender)
     readers_[sender] = ChannelReader(ring_in<RingReader>(own_.data(), sender), BoxReader());

@@ -21,6 +21,7 @@
 
 #include "btl/arrivals.hpp"
 #include "btl/channel.hpp"
+#include "btl/collective_slots.hpp"
 #include "btl/numa_placement.hpp"
 #include "btl/ring.hpp"
 #include "btl/segment.hpp"
@@ -39,6 +40,9 @@ struct Limits {
   // The records that make our ring writers claim the lines of the next
   // record early (RingWriter).
   ClaimAhead claim_ahead = {};
+  // This rank's threads may call at once (MPI_THREAD_MULTIPLE): written into
+  // our segment header for the peers (shares_threads()).
+  bool shares_threads = false;
 };
 
 // What a peer needs to map this rank's segment.
@@ -153,6 +157,8 @@ class Transport {
   // to sleep); nullopt if a record is already waiting. The second needs no lock.
   std::optional<std::uint32_t> ready_to_sleep() noexcept;
   void sleep(std::uint32_t seen, long timeout_ns) noexcept;
+  // Instead of sleep() after ready_to_sleep(): the rank stays awake.
+  void stay_awake() noexcept { doors_[rank_].bell->sleeping.store(kAwake, std::memory_order_relaxed); }
 
   // From now on this rank sleeps on file descriptors, not on the futex: its
   // peers wake it by writing the eventfd returned (and sleep() must not be
@@ -168,6 +174,28 @@ class Transport {
   std::size_t poll_one(std::uint32_t peer, OnRecord&& on_record) noexcept {
     return readers_[peer].drain([&](std::span<const std::byte> body) { on_record(peer, body); },
                                 kDrainBatch);
+  }
+
+  // The collective slots of `peer` (ourselves included), or nullptr for a
+  // peer on another node: ours to write, a peer's to read.
+  CollectiveSlot* collective_slots(std::uint32_t peer) const noexcept {
+    std::byte* base = peer == rank_ ? own_.data() : peers_[peer].data();
+    return base == nullptr ? nullptr : reinterpret_cast<CollectiveSlot*>(base + layout_.collective_offset());
+  }
+  // Whether `peer` (ourselves included) runs MPI_THREAD_MULTIPLE, as its
+  // segment header says; false for a peer on another node.
+  bool shares_threads(std::uint32_t peer) const noexcept {
+    const std::byte* base = peer == rank_ ? own_.data() : peers_[peer].data();
+    return base != nullptr && reinterpret_cast<const SegmentHeader*>(base)->shares_threads != 0;
+  }
+  // Wakes `peer` if it sleeps, after we changed a word it may wait for
+  // outside its channels (a collective slot). The fence orders that store
+  // before our look at its doorbell; the sleeper re-checks what it waits
+  // for after announcing its sleep (Pml::wait_until), so neither side can
+  // miss the other.
+  void wake_if_sleeping(std::uint32_t peer) noexcept {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (doors_[peer].bell->sleeping.load(std::memory_order_relaxed) != kAwake) wake(peer);
   }
 
   // Bytes of this rank's receive segment.

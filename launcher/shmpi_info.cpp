@@ -133,7 +133,7 @@ void print_footprint(long ranks, const Sizes& sizes) {
   const auto n = static_cast<std::uint32_t>(ranks);
   const std::uint64_t ring = shmpi::btl::budget_ring_size(n, sizes.ring_size, sizes.segment_budget);
   const std::uint64_t per_rank = shmpi::btl::SegmentLayout{n, ring}.total_bytes();
-  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %llu bytes of headers and fast boxes\n",
+  std::printf("\nshared memory per rank with %ld ranks: %llu bytes (%s): one %llu-byte ring per sender plus %llu bytes of headers, fast boxes and collective slots\n",
               ranks, static_cast<unsigned long long>(per_rank), human(per_rank).c_str(),
               static_cast<unsigned long long>(ring),
               static_cast<unsigned long long>(per_rank - ring * n));

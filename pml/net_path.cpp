@@ -55,6 +55,13 @@ bool Pml::ready_to_sleep(std::uint32_t& seen) noexcept {
   return armed.has_value();
 }
 
+void Pml::stay_awake() noexcept {
+  if (network_ == nullptr)
+    transport_.stay_awake();
+  else
+    transport_.woke_from_fd();  // the network stays armed: a spurious wake-up later costs a round
+}
+
 void Pml::sleep_until_traffic(std::uint32_t seen) noexcept {
   if (network_ == nullptr) {
     transport_.sleep(seen, wait_.sleep_ns);

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -327,6 +328,8 @@ class Pml {
   // their lock: false if something came in meanwhile (net_path.cpp).
   bool ready_to_sleep(std::uint32_t& seen) noexcept;
   void sleep_until_traffic(std::uint32_t seen) noexcept;
+  // Undoes ready_to_sleep() when the wait turns out to be over.
+  void stay_awake() noexcept;
 
   // Single-copy reads (single_copy_reads.cpp).
   bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
@@ -433,8 +436,21 @@ void Pml::wait_long(Done& done, Watch& watch) noexcept {
       pace(idle++);  // spin: the answer is usually a fraction of a microsecond away
     } else if (wait_.yields_before_sleep != 0 && yielded_enough(++yields, yielding_since) && owes_nothing()) {
       // and again, until something moves
+      // done() is asked again once the peers can see we sleep: what we wait
+      // for may be a word a peer stores outside our channels (a collective
+      // slot), whose writer looks at our doorbell after a fence
+      // (Transport::wake_if_sleeping). done() is not asked again after true.
       std::uint32_t seen = 0;
-      watch.sleep(wait_.sleep_ns, [&] { return ready_to_sleep(seen); }, [&] { sleep_until_traffic(seen); });
+      bool over = false;
+      const auto ready = [&] {
+        if (!ready_to_sleep(seen)) return false;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        over = done();
+        if (over) stay_awake();
+        return !over;
+      };
+      watch.sleep(wait_.sleep_ns, ready, [&] { sleep_until_traffic(seen); });
+      if (over) return;
       yields = wait_.yields_before_sleep;
     } else {
       watch.unlocked([] { ::sched_yield(); });

@@ -13,6 +13,7 @@ set run_copy_min=1024
 set claim_ahead_from=1024
 set claim_ahead_limit=2112
 set unexpected_budget=4194304
+set coll_shm_limit=8192
 set single_copy=cma
 set rndv_route=auto
 set numa_policy=local

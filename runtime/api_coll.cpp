@@ -9,6 +9,7 @@
 #include "runtime/intercomm_calls.hpp"
 #include "runtime/intercomm_coll.hpp"
 #include "runtime/packing.hpp"
+#include "runtime/shm_collectives.hpp"
 
 using namespace shmpi::runtime;
 
@@ -30,6 +31,16 @@ void build_typed_bcast(Schedule& s, void* buffer, const Typed& t, std::int32_t r
   build_bcast(s, bytes, t.bytes, root);
 }
 
+// The tuned blocking bcast: through the collective slots where they serve
+// the call, else along the tree.
+void tuned_bcast(Context& context, const Communicator& c, void* buffer, std::size_t bytes, std::int32_t root) {
+  ShmCollectives& shm = context.shm_collectives();
+  if (shm.serves(c, bytes))
+    shm.bcast(context, c, buffer, bytes, root);
+  else
+    bcast(context, c, buffer, bytes, root);
+}
+
 }  // namespace
 
 extern "C" int PMPI_Barrier(MPI_Comm comm) {
@@ -39,7 +50,11 @@ extern "C" int PMPI_Barrier(MPI_Comm comm) {
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (c->inter) return intercomm_barrier(context, *c);
-  barrier(context, *c);
+  ShmCollectives& shm = context.shm_collectives();
+  if (shm.serves(*c, 0))
+    shm.barrier(context, *c);
+  else
+    barrier(context, *c);
   return MPI_SUCCESS;
 }
 
@@ -65,7 +80,7 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
   if (int rc = check_bcast(context, *c, kCall, buffer, count, datatype, root, nullptr, false, t)) return rc;
   if (t.bytes == 0) return MPI_SUCCESS;
   if (t.direct()) {
-    bcast(context, *c, buffer, t.bytes, root);
+    tuned_bcast(context, *c, buffer, t.bytes, root);
     return MPI_SUCCESS;
   }
   // Packed through the same tuned bcast: another rank's type may be
@@ -73,7 +88,7 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
   try {
     std::vector<std::byte> packed(t.bytes);
     if (c->rank == root) pack_elements(*t.layout, t.count, buffer, packed.data());
-    bcast(context, *c, packed.data(), t.bytes, root);
+    tuned_bcast(context, *c, packed.data(), t.bytes, root);
     if (c->rank != root) unpack_elements(*t.layout, t.count, packed.data(), t.bytes, buffer);
   } catch (const std::bad_alloc&) {
     return out_of_memory(context, *c, kCall);

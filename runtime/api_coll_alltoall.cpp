@@ -6,6 +6,7 @@
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
 #include "runtime/intercomm_calls.hpp"
+#include "runtime/shm_collectives.hpp"
 
 using namespace shmpi::runtime;
 
@@ -48,6 +49,14 @@ int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_s
                                                                   Use::Send),
                                      check_data_blocks(context.datatypes(), recv_side, c->size, recv, Use::Receive)})))
     return rc;
+  // Equal blocks (not v or w) of at most a slot in all go through the
+  // collective slots: every member sees the same sizes.
+  ShmCollectives& shm = context.shm_collectives();
+  if (!nonblocking && recv_side.counts == nullptr && recv_side.types == nullptr &&
+      shm.serves(*c, recv.size_of(0) * static_cast<std::size_t>(c->size))) {
+    shm.alltoall(context, *c, in_place ? recv : send, recv);
+    return MPI_SUCCESS;
+  }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
     if (in_place) send = copied_aside(s, recv);
     packed_input(s, send);

@@ -1,8 +1,13 @@
 // MPI entry points: gather, scatter and allgather, blocking and nonblocking
 // (schedules in runtime/coll_gather.cpp).
+#include <algorithm>
+#include <vector>
+
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
 #include "runtime/intercomm_calls.hpp"
+#include "runtime/packing.hpp"
+#include "runtime/shm_collectives.hpp"
 
 using namespace shmpi::runtime;
 
@@ -16,6 +21,15 @@ Check root_blocks(Context& context, const void* buffer, int count, const int* co
   if (Check c = check_typed(context.datatypes(), buffer, count, type, t, use)) return c;
   out = uniform_blocks(buffer, t, n);
   return std::nullopt;
+}
+
+// The bytes of `t`'s elements at `buffer`: the buffer itself, or packed
+// into `space`. Throws std::bad_alloc.
+const void* packed_copy(const void* buffer, const Typed& t, std::vector<std::byte>& space) {
+  if (t.direct()) return buffer;
+  space.resize(t.bytes);
+  if (t.count != 0) pack_elements(*t.layout, t.count, buffer, space.data());
+  return space.data();
 }
 
 int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -44,6 +58,16 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
                                                            c->size, recv, Use::Receive)
                                              : std::nullopt})))
     return rc;
+  ShmCollectives& shm = context.shm_collectives();
+  if (!nonblocking && recvcounts == nullptr && shm.serves(*c, at_root ? recv.size_of(root) : send.bytes)) {
+    try {
+      std::vector<std::byte> space;
+      shm.gather(context, *c, in_place ? nullptr : packed_copy(sendbuf, send, space), send.bytes, recv, root);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
     packed_output(s, recv, in_place ? root : -1);
     const void* from = in_place ? recv.at(root) : packed_input(s, sendbuf, send);
@@ -107,6 +131,17 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                        root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv,
                                    Use::Receive)})))
     return rc;
+  ShmCollectives& shm = context.shm_collectives();
+  if (!nonblocking && shm.serves(*c, *std::max_element(recv.bytes.begin(), recv.bytes.end()))) {
+    try {
+      std::vector<std::byte> space;
+      const void* mine = in_place ? nullptr : packed_copy(sendbuf, send, space);
+      shm.allgather(context, *c, mine, in_place ? recv.size_of(c->rank) : send.bytes, recv);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
     packed_output(s, recv, in_place ? c->rank : -1);
     build_allgather(s, in_place ? recv.at(c->rank) : packed_input(s, sendbuf, send), recv);

@@ -20,6 +20,7 @@
 #include "runtime/intercomm_calls.hpp"
 #include "runtime/intercomm_coll.hpp"
 #include "runtime/packing.hpp"
+#include "runtime/shm_collectives.hpp"
 
 using namespace shmpi::runtime;
 
@@ -29,14 +30,36 @@ namespace {
 // groups' leaders with a predefined op, as schedules with a user op.
 bool is_user_op(Context& context, MPI_Op op) { return context.user_ops().find(op) != nullptr; }
 
-// The tuned blocking reduce and allreduce (predefined ops) on packed copies
+// The tuned blocking reduce and allreduce (predefined ops): through the
+// collective slots where they serve the call, else along the trees.
+void tuned_reduce(Context& context, const Communicator& c, const void* send, void* recv, const Reduction& reduction,
+                  std::int32_t root) {
+  ShmCollectives& shm = context.shm_collectives();
+  if (shm.serves(c, reduction.bytes))
+    shm.reduce(context, c, send, recv, reduction, root);
+  else
+    shmpi::runtime::reduce(context, c, send, recv, reduction, root);
+}
+
+void tuned_allreduce(Context& context, const Communicator& c, const void* send, void* recv,
+                     const Reduction& reduction) {
+  ShmCollectives& shm = context.shm_collectives();
+  if (shm.serves(c, reduction.bytes)) {
+    shm.allreduce(context, c, send, recv, reduction);
+    return;
+  }
+  if (send != recv) std::memcpy(recv, send, reduction.bytes);
+  shmpi::runtime::allreduce(context, c, recv, reduction);
+}
+
+// The same on packed copies
 // of a datatype that is not contiguous. Throw std::bad_alloc.
 void reduce_packed(Context& context, const Communicator& c, const void* send, void* recv, const Typed& t,
                    const Reduction& reduction, std::int32_t root) {
   std::vector<std::byte> in(t.bytes);
   std::vector<std::byte> out(recv != nullptr ? t.bytes : 0);
   pack_elements(*t.layout, t.count, send, in.data());
-  shmpi::runtime::reduce(context, c, in.data(), recv != nullptr ? out.data() : nullptr, reduction, root);
+  tuned_reduce(context, c, in.data(), recv != nullptr ? out.data() : nullptr, reduction, root);
   if (recv != nullptr) unpack_elements(*t.layout, t.count, out.data(), t.bytes, recv);
 }
 
@@ -44,7 +67,7 @@ void allreduce_packed(Context& context, const Communicator& c, const void* send,
                       const Reduction& reduction) {
   std::vector<std::byte> both(t.bytes);
   pack_elements(*t.layout, t.count, send, both.data());
-  shmpi::runtime::allreduce(context, c, both.data(), reduction);
+  tuned_allreduce(context, c, both.data(), both.data(), reduction);
   unpack_elements(*t.layout, t.count, both.data(), t.bytes, recv);
 }
 
@@ -79,7 +102,7 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
                               operation.pairs};
     try {
       if (t.direct())
-        shmpi::runtime::reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
+        tuned_reduce(context, *c, send, at_root ? recvbuf : nullptr, reduction, root);
       else
         reduce_packed(context, *c, send, at_root ? recvbuf : nullptr, t, reduction, root);
     } catch (const std::bad_alloc&) {
@@ -126,8 +149,7 @@ int allreduce(const char* call, const void* sendbuf, void* recvbuf, int count, M
                               operation.pairs};
     try {
       if (t.direct()) {
-        if (send != recvbuf) std::memcpy(recvbuf, send, n * operation.element_bytes);
-        shmpi::runtime::allreduce(context, *c, recvbuf, reduction);
+        tuned_allreduce(context, *c, send, recvbuf, reduction);
       } else {
         allreduce_packed(context, *c, send, recvbuf, t, reduction);
       }

@@ -4,18 +4,30 @@
 
 #include "runtime/packing.hpp"
 
-namespace shmpi::runtime::detail {
-namespace {
+namespace shmpi::runtime {
 
-// Block i's elements at `from` (user layout) packed into `to`.
 void pack_block(const Blocks& user, std::size_t i, std::byte* to) {
   if (user.bytes[i] == 0) return;
   const std::byte* from = user.base + user.offset[i];
-  if (user.layouts[i] == nullptr)
+  if (user.direct() || user.layouts[i] == nullptr)
     std::memcpy(to, from, user.bytes[i]);
   else
     pack_elements(*user.layouts[i], user.counts[i], from, to);
 }
+
+void unpack_block(const Blocks& user, std::size_t i, const std::byte* from) {
+  if (user.bytes[i] == 0) return;
+  std::byte* to = user.base + user.offset[i];
+  if (user.direct() || user.layouts[i] == nullptr)
+    std::memcpy(to, from, user.bytes[i]);
+  else
+    unpack_elements(*user.layouts[i], user.counts[i], from, user.bytes[i], to);
+}
+
+}  // namespace shmpi::runtime
+
+namespace shmpi::runtime::detail {
+namespace {
 
 // Scratch for `user`'s blocks packed one after another; `user` becomes them.
 Blocks packed_blocks(Schedule& s, const Blocks& user) {

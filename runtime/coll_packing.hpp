@@ -13,6 +13,10 @@
 
 namespace shmpi::runtime {
 
+// Block i of `user` (user layout) packed into `to`, and back.
+void pack_block(const Blocks& user, std::size_t i, std::byte* to);
+void unpack_block(const Blocks& user, std::size_t i, const std::byte* from);
+
 namespace detail {
 const void* pack_input(Schedule& s, const void* buffer, const Typed& t);
 void* unpack_output(Schedule& s, void* buffer, const Typed& t);

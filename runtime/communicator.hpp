@@ -13,6 +13,22 @@
 
 namespace shmpi::runtime {
 
+// A communicator's state for the collectives through shared memory
+// (runtime/shm_collectives.hpp). A copy starts afresh: a dup is a new
+// communicator, numbered from its first call on all members alike.
+struct ShmCollectiveState {
+  std::uint32_t calls = 0;  // calls made so far: numbers their publications
+  std::int8_t usable = -1;  // the slots serve it (ShmCollectives::usable): 1, 0, or -1 not known yet
+
+  ShmCollectiveState() = default;
+  ShmCollectiveState(const ShmCollectiveState& /*other*/) noexcept {}
+  ShmCollectiveState& operator=(const ShmCollectiveState& /*other*/) noexcept {
+    calls = 0;
+    usable = -1;
+    return *this;
+  }
+};
+
 struct Communicator {
   std::uint32_t context = 0;   // user traffic; context + 1 carries internal collectives
   std::int32_t rank = 0;       // our rank in it
@@ -34,6 +50,7 @@ struct Communicator {
   std::optional<Topology> topology;  // MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*
   AttributeList attributes;          // MPI_Comm_set_attr (runtime/api_attr.cpp)
   InfoStore hints;                   // MPI_Comm_set_info; what MPI_Comm_get_info returns
+  mutable ShmCollectiveState shm;    // counts calls, even through a const view
 
   std::uint32_t world_rank(std::int32_t comm_rank) const noexcept { return world_ranks[comm_rank]; }
   std::uint32_t collective_context() const noexcept { return context + 1; }

@@ -56,6 +56,7 @@ Config Config::from_environment() {
   c.claim_ahead_from = bytes_of(d, "claim_ahead_from");
   c.claim_ahead_limit = bytes_of(d, "claim_ahead_limit");
   c.unexpected_budget = bytes_of(d, "unexpected_budget");
+  c.coll_shm_limit = bytes_of(d, "coll_shm_limit");
   c.single_copy = value_of(d, "single_copy") == "cma" ? SingleCopy::Cma : SingleCopy::None;
   const std::string numa = value_of(d, "numa_policy");
   c.numa_policy = numa == "local" ? btl::NumaPolicy::Local

@@ -28,6 +28,7 @@ struct Config {
   std::size_t claim_ahead_from = 0;   // ring records in [from, limit) claim the next one's lines early
   std::size_t claim_ahead_limit = 0;
   std::uint64_t unexpected_budget = 0;  // payload bytes of unexpected messages before senders hold theirs back
+  std::size_t coll_shm_limit = 0;  // most bytes a rank publishes in a small collective through shared slots (0: never)
   SingleCopy single_copy = SingleCopy::Cma;
   btl::NumaPolicy numa_policy = btl::NumaPolicy::Local;
   WaitMode wait_policy = WaitMode::Auto;

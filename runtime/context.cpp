@@ -14,6 +14,7 @@
 #include "pml/protocol.hpp"
 #include "runtime/collectives.hpp"
 #include "runtime/run_report.hpp"
+#include "runtime/thread_support.hpp"
 #include "runtime/wait_policy.hpp"
 
 namespace shmpi::runtime {
@@ -78,7 +79,7 @@ std::size_t pair_ring_size(const Config& config, const KvStore& store) noexcept 
 btl::Limits transport_limits(const Config& config, const KvStore& store) {
   return btl::Limits{pair_ring_size(config, store), config.numa_policy, config.fast_box,
                      config.box_probe && !ranks_outnumber_cores(store),
-                     btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}};
+                     btl::ClaimAhead{config.claim_ahead_from, config.claim_ahead_limit}, threads_share_rank()};
 }
 
 // Every field named: a field added to ProtocolLimits and missed here fails
@@ -109,7 +110,8 @@ Context::Context(const Config& config, std::unique_ptr<KvStore> store)
            &single_copy_),
       status_(store_->rank(), store_->size()),
       communicators_(store_->rank(), store_->size()),
-      objects_(environment_info(store_->size())) {
+      objects_(environment_info(store_->size())),
+      shm_collectives_(transport_, config_.coll_shm_limit) {
   objects_.predefined.universe_size = static_cast<int>(store_->size());
   if (!config_.stand_by_timeout) idle_threads_.without_safety_timeout();
   wire_up();

@@ -28,6 +28,7 @@
 #include "runtime/request_table.hpp"
 #include "runtime/schedule.hpp"
 #include "runtime/send_target.hpp"
+#include "runtime/shm_collectives.hpp"
 #include "runtime/status_page.hpp"
 
 namespace shmpi::runtime {
@@ -61,6 +62,7 @@ class Context {
   ObjectTables& objects() noexcept { return objects_; }
   Schedules& schedules() noexcept { return schedules_; }
   UserOps& user_ops() noexcept { return user_ops_; }
+  ShmCollectives& shm_collectives() noexcept { return shm_collectives_; }
 
   // One round of progress, nonblocking collectives included (the Test calls).
   bool progress() noexcept {
@@ -194,6 +196,7 @@ class Context {
   ObjectTables objects_;
   Schedules schedules_;
   UserOps user_ops_;
+  ShmCollectives shm_collectives_;
   PartitionedPairing partitioned_pairing_;
   EntryLock* shared_ = nullptr;              // MPI_THREAD_MULTIPLE: the rank's lock
   IdleThreads idle_threads_;                 // MPI_THREAD_MULTIPLE: who sleeps where

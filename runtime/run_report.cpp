@@ -36,6 +36,7 @@ RankReport rank_report(Context& context) {
   r.backlogs_raised = pml.backlogs_raised();
   r.sends_held_back = pml.sends_held_back();
   r.blocked_ns = context.status().blocked_ns();
+  r.slot_collectives = context.shm_collectives().calls();
   return r;
 }
 

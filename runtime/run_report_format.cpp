@@ -41,6 +41,7 @@ RankReport job_totals(const JobReport& job) {
     sum.blocked_ns += r.blocked_ns;
     sum.backlogs_raised += r.backlogs_raised;
     sum.sends_held_back += r.sends_held_back;
+    sum.slot_collectives += r.slot_collectives;
   }
   return sum;
 }
@@ -159,6 +160,10 @@ std::vector<std::string> stats_lines(const JobReport& job) {
   // Only a job with ranks on other nodes has network traffic to report.
   if (p[Protocol::Network].messages != 0)
     lines.insert(lines.begin() + 3, std::string(kPrefix) + "network: " + count_text("sent", p[Protocol::Network]));
+  // Nor does a job without small collectives calls through the slots.
+  if (sum.slot_collectives != 0)
+    lines.push_back(std::string(kPrefix) + "collective calls through the shared slots: " +
+                    std::to_string(sum.slot_collectives) + " (summed over ranks)");
   for (std::string& row : rank_table(job)) lines.push_back(std::move(row));
   return lines;
 }

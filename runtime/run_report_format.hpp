@@ -27,6 +27,7 @@ struct RankReport {
   std::uint64_t backlogs_raised = 0;     // times this rank asked its senders to hold payloads back
   std::uint64_t sends_held_back = 0;     // sends of ours offered (rendezvous) because the receiver was backlogged
   std::uint64_t blocked_ns = 0;          // time spent in waits that blocked
+  std::uint64_t slot_collectives = 0;    // collective calls made through the shared collective slots
 };
 static_assert(std::is_standard_layout_v<RankReport> && std::is_trivially_copyable_v<RankReport>);
 static_assert(sizeof(RankReport) % sizeof(std::uint64_t) == 0);

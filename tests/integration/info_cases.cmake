@@ -1,35 +1,36 @@
 # shmpi_info, and a job with many more ranks than cores.
 set(SHMPI_INFO $<TARGET_FILE:shmpi_info>)
 # Footprint with 64 ranks: 64 rings of 128 KiB + segment header, doorbell,
-# 64 ring controls and 64 fast boxes (8 candidate cache lines each).
+# 64 ring controls, 64 fast boxes (8 candidate cache lines each) and the
+# collective slots (4 of 8 KiB).
 # The user and expert tunables, with their levels; the test-level one only
 # with --all.
-set(info_tunables "eager_limit|ring_size|segment_budget|max_fragment|rndv_threshold|split_threshold|reply_pipeline_limit|claim_ahead_from|claim_ahead_limit|unexpected_budget|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns")
+set(info_tunables "eager_limit|ring_size|segment_budget|max_fragment|rndv_threshold|split_threshold|reply_pipeline_limit|claim_ahead_from|claim_ahead_limit|unexpected_budget|coll_shm_limit|single_copy|rndv_route|numa_policy|wait_policy|fast_box|box_probe|poll_gap_ns")
 shmpi_case(shmpi_info.lists_tunables ARGS
-  --count "^(${info_tunables}) +(user|expert) " 17 --no-match "^test_cma_eperm"
+  --count "^(${info_tunables}) +(user|expert) " 18 --no-match "^test_cma_eperm"
   --match "^\\(test-level tunables are listed with --all\\)$"
-  --match "shared memory per rank with 64 ranks: 8429568 bytes" --
+  --match "shared memory per rank with 64 ranks: 8462848 bytes" --
   ${SHMPI_INFO} -n 64)
 # The segment budget (btl/segment_budget.hpp): small jobs keep ring_size,
 # large ones get smaller rings and still fit 16 MiB per rank.
 shmpi_case(shmpi_info.budget_small_job ARGS
-  --match "^shared memory per rank with 2 ranks: 267264 bytes \\(261.0 KiB\\): one 131072-byte ring per sender"
+  --match "^shared memory per rank with 2 ranks: 303616 bytes \\(296.5 KiB\\): one 131072-byte ring per sender"
   --match "^budget: at most 16.00 MiB per rank \\(segment_budget\\): met; rings keep ring_size=131072$" --
   ${SHMPI_INFO} -n 2)
 shmpi_case(shmpi_info.budget_384_ranks ARGS
-  --match "^shared memory per rank with 384 ranks: 12808192 bytes \\(12.21 MiB\\): one 32768-byte ring per sender"
+  --match "^shared memory per rank with 384 ranks: 12841472 bytes \\(12.25 MiB\\): one 32768-byte ring per sender"
   --match "^budget: at most 16.00 MiB per rank \\(segment_budget\\): met; rings shrink from ring_size=131072 to 32768 bytes, eager messages up to (8128|2048) bytes$"
-  --match "^shared memory for the job: 4.58 GiB at most; " --
+  --match "^shared memory for the job: 4.59 GiB at most; " --
   ${SHMPI_INFO} -n 384)
 shmpi_case(shmpi_info.budget_1024_ranks ARGS
-  --match "^shared memory per rank with 1024 ranks: 8986624 bytes \\(8.57 MiB\\): one 8192-byte ring per sender"
+  --match "^shared memory per rank with 1024 ranks: 9019904 bytes \\(8.60 MiB\\): one 8192-byte ring per sender"
   --match "^budget: at most 16.00 MiB per rank \\(segment_budget\\): met; rings shrink from ring_size=131072 to 8192 bytes, eager messages up to 1984 bytes$" --
   ${SHMPI_INFO} -n 1024)
 shmpi_case(shmpi_info.budget_set ARGS
   --match "^budget: at most 4.00 MiB per rank \\(segment_budget\\): met; rings shrink from ring_size=131072 to 16384 bytes, eager messages up to (4032|2048) bytes$" --
   env SHMPI_SEGMENT_BUDGET=4M ${SHMPI_INFO} -n 200)
 shmpi_case(shmpi_info.all_levels ARGS
-  --count "^(${info_tunables}) +(user|expert) " 17 --count "^test_cma_eperm +test +0 +0 " 1 --
+  --count "^(${info_tunables}) +(user|expert) " 18 --count "^test_cma_eperm +test +0 +0 " 1 --
   ${SHMPI_INFO} --all)
 shmpi_case(shmpi_info.current_value ARGS
   --match "^eager_limit +user +(8192|2048) +16k " --

@@ -58,10 +58,10 @@ shmpi_case(shmpirun.eager_limit_env_does_not_fit ARGS
   --rc 2 --count "^shmpirun: eager_limit=8192 does not fit a quarter of ring_size=16384" 1 --no-match "OK|MPI_Init" --
   env SHMPI_EAGER_LIMIT=8192 ${SHMPI_RUN} -n 2 --set ring_size=16k $<TARGET_FILE:many_ranks>)
 
-# 64 ranks of 8429568-byte segments (shmpi_info -n 64): 515 MiB > 64 MiB.
+# 64 ranks of 8462848-byte segments (shmpi_info -n 64): 517 MiB > 64 MiB.
 set(does_not_fit_tail "; use fewer ranks or a smaller --set ring_size or segment_budget$")
 shmpi_case(shmpirun.job_does_not_fit ARGS
-  --rc 2 --count "^shmpirun: 64 ranks need 515 MiB of shared memory for their segments \\(131072-byte rings, ring_size=131072 segment_budget=16777216\\) but only 64 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
+  --rc 2 --count "^shmpirun: 64 ranks need 517 MiB of shared memory for their segments \\(131072-byte rings, ring_size=131072 segment_budget=16777216\\) but only 64 MiB is available \\(test_available_memory\\)${does_not_fit_tail}" 1
   --no-match "OK" --
   ${SHMPI_RUN} -n 64 --oversubscribe --set test_available_memory=64M $<TARGET_FILE:many_ranks>)
 # Rings made huge by the tunables: 4 ranks x 4 rings of 64 MiB = 1 GiB.
