@@ -71,9 +71,7 @@ struct CollectiveSlot {
   bool holds(std::uint64_t stamp) const noexcept { return header.stamp.load(std::memory_order_acquire) == stamp; }
   // Reader, once done with the data: true if it was the last reader (the
   // owner may be waiting to reuse the slot).
-  bool release() noexcept {
-    return done.reads.fetch_add(1, std::memory_order_acq_rel) + 1 == header.readers;
-  }
+  bool release() noexcept { return done.reads.fetch_add(1, std::memory_order_acq_rel) + 1 == header.readers; }
 };
 static_assert(sizeof(CollectiveSlot) % kCacheLine == 0);
 

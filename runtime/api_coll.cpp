@@ -37,6 +37,8 @@ void tuned_bcast(Context& context, const Communicator& c, void* buffer, std::siz
   ShmCollectives& shm = context.shm_collectives();
   if (shm.serves(c, bytes))
     shm.bcast(context, c, buffer, bytes, root);
+  else if (shm.serves_direct_bcast(c, bytes))
+    shm.bcast_direct(context, c, buffer, bytes, root);
   else
     bcast(context, c, buffer, bytes, root);
 }

@@ -48,6 +48,7 @@ class Context {
   pml::Pml& pml() noexcept { return pml_; }
   const btl::Transport& transport() const noexcept { return transport_; }
   bool single_copy_enabled() const noexcept { return single_copy_.enabled(); }
+  btl::SingleCopy& single_copy() noexcept { return single_copy_; }
   KvStore& store() noexcept { return *store_; }
   StatusPage& status() noexcept { return status_; }
 

@@ -1,12 +1,22 @@
 #include "runtime/shm_collectives.hpp"
 
+#include <atomic>
 #include <cstring>
+#include <new>
 
 #include "runtime/coll_packing.hpp"
 #include "runtime/context.hpp"
 #include "runtime/reduce_op.hpp"
 
 namespace shmpi::runtime {
+namespace {
+
+// memcpy that takes the null buffer MPI allows with a count of 0.
+void copy(void* to, const void* from, std::size_t bytes) noexcept {
+  if (bytes != 0) std::memcpy(to, from, bytes);
+}
+
+}  // namespace
 
 ShmCollectives::ShmCollectives(btl::Transport& transport, std::size_t limit)
     : transport_(transport),
@@ -30,13 +40,12 @@ btl::CollectiveSlot& ShmCollectives::claim(Context& context, const char* call) {
   btl::CollectiveSlot& slot = own_[next_];
   next_ = (next_ + 1) % btl::kCollectiveSlots;
   if (!slot.free())
-    context.wait_until([&slot] { return slot.free(); },
-                           BlockedCall{call, -2, 0, btl::kCollectiveSlotBytes, 0});
+    context.wait_until([&slot] { return slot.free(); }, BlockedCall{call, -2, 0, btl::kCollectiveSlotBytes, 0});
   return slot;
 }
 
-void ShmCollectives::publish(btl::CollectiveSlot& slot, std::uint64_t stamp, std::uint32_t readers,
-                             std::size_t bytes, std::span<const std::uint32_t> wake) {
+void ShmCollectives::publish(btl::CollectiveSlot& slot, std::uint64_t stamp, std::uint32_t readers, std::size_t bytes,
+                             std::span<const std::uint32_t> wake) {
   slot.publish(stamp, readers, static_cast<std::uint32_t>(bytes));
   for (const std::uint32_t peer : wake)
     if (peer != transport_.rank()) transport_.wake_if_sleeping(peer);
@@ -50,7 +59,7 @@ btl::CollectiveSlot& ShmCollectives::await(Context& context, const Communicator&
   btl::CollectiveSlot* found = btl::find_slot(slots, stamp, hint);
   if (found == nullptr) {
     context.wait_until([&] { return (found = btl::find_slot(slots, stamp, hint)) != nullptr; },
-                           BlockedCall{call, static_cast<std::int32_t>(world), 0, 0, comm.collective_context()});
+                       BlockedCall{call, static_cast<std::int32_t>(world), 0, 0, comm.collective_context()});
   }
   return *found;
 }
@@ -76,17 +85,70 @@ void ShmCollectives::bcast(Context& context, const Communicator& comm, void* buf
   const std::uint64_t stamp = next_stamp(comm);
   if (comm.rank == root) {
     btl::CollectiveSlot& slot = claim(context, kCall);
-    std::memcpy(slot.data, buffer, bytes);
+    copy(slot.data, buffer, bytes);
     publish(slot, stamp, static_cast<std::uint32_t>(comm.size - 1), bytes, comm.world_ranks);
     return;
   }
   btl::CollectiveSlot& slot = await(context, comm, root, stamp, kCall);
-  std::memcpy(buffer, slot.data, bytes);
+  copy(buffer, slot.data, bytes);
   release(comm, root, slot);
 }
 
-void ShmCollectives::combine(Context& context, const Communicator& comm, std::uint64_t stamp,
-                             btl::CollectiveSlot& own, void* recv, const Reduction& reduction, const char* call) {
+namespace {
+
+// What a direct broadcast's root publishes: where its buffer is, and a
+// word in which readers whose single copy failed set their bit.
+struct DirectOffer {
+  std::uint64_t address;
+  std::uint64_t bytes;
+  std::atomic<std::uint32_t> failed;  // bit r: member r reads by point-to-point instead
+};
+static_assert(sizeof(DirectOffer) <= btl::kCollectiveSlotBytes);
+static_assert(ShmCollectives::kMaxRanks <= 32, "one bit per member in DirectOffer::failed");
+
+// The fallback's messages, on the communicator's collective context: below
+// the schedules' tags (Schedule::kFirstTag), apart from collectives.cpp's.
+constexpr std::int32_t kDirectFallbackTag = 32;
+
+}  // namespace
+
+void ShmCollectives::bcast_direct(Context& context, const Communicator& comm, void* buffer, std::size_t bytes,
+                                  std::int32_t root) {
+  constexpr const char* kCall = "MPI_Bcast";
+  const std::uint64_t stamp = next_stamp(comm);
+  const pml::Envelope envelope{comm.collective_context(), root, kDirectFallbackTag};
+  if (comm.rank == root) {
+    btl::CollectiveSlot& slot = claim(context, kCall);
+    auto* offer = new (slot.data) DirectOffer{reinterpret_cast<std::uintptr_t>(buffer), bytes, {0}};
+    publish(slot, stamp, static_cast<std::uint32_t>(comm.size - 1), sizeof(DirectOffer), comm.world_ranks);
+    // The buffer must stay as it is until every member has read it.
+    context.wait_until([&slot] { return slot.free(); }, BlockedCall{kCall, -2, 0, bytes, comm.collective_context()});
+    const std::uint32_t failed = offer->failed.load(std::memory_order_relaxed);  // ordered by free()'s acquire
+    for (std::int32_t peer = 0; peer < comm.size; ++peer) {
+      if ((failed >> peer & 1u) == 0) continue;
+      pml::Request request;
+      context.pml().start_send(request, comm.world_rank(peer), envelope, buffer, bytes);
+      context.wait(request, BlockedCall{kCall, static_cast<std::int32_t>(comm.world_rank(peer)), kDirectFallbackTag,
+                                        bytes, comm.collective_context()});
+    }
+    return;
+  }
+  btl::CollectiveSlot& slot = await(context, comm, root, stamp, kCall);
+  auto* offer = std::launder(reinterpret_cast<DirectOffer*>(slot.data));
+  const pid_t pid = transport_.peer_pid(comm.world_rank(root));
+  const bool copied = context.single_copy().enabled() &&
+                      context.single_copy().read(pid, offer->address, buffer, bytes) == btl::CopyResult::Done;
+  if (!copied) offer->failed.fetch_or(1u << comm.rank, std::memory_order_relaxed);  // released by release()
+  release(comm, root, slot);
+  if (copied) return;
+  pml::Request request;
+  context.pml().start_recv(request, envelope, buffer, bytes);
+  context.wait(request, BlockedCall{kCall, static_cast<std::int32_t>(comm.world_rank(root)), kDirectFallbackTag, bytes,
+                                    comm.collective_context()});
+}
+
+void ShmCollectives::combine(Context& context, const Communicator& comm, std::uint64_t stamp, btl::CollectiveSlot& own,
+                             void* recv, const Reduction& reduction, const char* call) {
   // From the last part down: part i op (part i+1 op ...), as apply_op
   // folds its first operand into the second from the left.
   auto part = [&](std::int32_t peer) -> btl::CollectiveSlot& {
@@ -97,7 +159,7 @@ void ShmCollectives::combine(Context& context, const Communicator& comm, std::ui
   };
   const std::int32_t last = comm.size - 1;
   btl::CollectiveSlot& top = part(last);
-  std::memcpy(recv, top.data, reduction.bytes);
+  copy(recv, top.data, reduction.bytes);
   done_with(last, top);
   for (std::int32_t peer = last - 1; peer >= 0; --peer) {
     btl::CollectiveSlot& slot = part(peer);
@@ -111,7 +173,7 @@ void ShmCollectives::reduce(Context& context, const Communicator& comm, const vo
   constexpr const char* kCall = "MPI_Reduce";
   const std::uint64_t stamp = next_stamp(comm);
   btl::CollectiveSlot& slot = claim(context, kCall);
-  std::memcpy(slot.data, send, reduction.bytes);
+  copy(slot.data, send, reduction.bytes);
   if (comm.rank != root) {
     const std::uint32_t to = comm.world_rank(root);
     publish(slot, stamp, 1, reduction.bytes, std::span(&to, 1));
@@ -129,7 +191,7 @@ void ShmCollectives::allreduce(Context& context, const Communicator& comm, const
   constexpr const char* kCall = "MPI_Allreduce";
   const std::uint64_t stamp = next_stamp(comm);
   btl::CollectiveSlot& slot = claim(context, kCall);
-  std::memcpy(slot.data, send, reduction.bytes);
+  copy(slot.data, send, reduction.bytes);
   publish(slot, stamp, static_cast<std::uint32_t>(comm.size - 1), reduction.bytes, comm.world_ranks);
   combine(context, comm, stamp, slot, recv, reduction, kCall);
 }
@@ -143,7 +205,7 @@ void ShmCollectives::allgather(Context& context, const Communicator& comm, const
   if (send == nullptr)
     pack_block(recv, me, slot.data);
   else
-    std::memcpy(slot.data, send, bytes);
+    copy(slot.data, send, bytes);
   publish(slot, stamp, static_cast<std::uint32_t>(comm.size - 1), bytes, comm.world_ranks);
   if (send != nullptr) unpack_block(recv, me, static_cast<const std::byte*>(send));
   for (std::int32_t peer = 0; peer < comm.size; ++peer) {
@@ -160,7 +222,7 @@ void ShmCollectives::gather(Context& context, const Communicator& comm, const vo
   const std::uint64_t stamp = next_stamp(comm);
   if (comm.rank != root) {
     btl::CollectiveSlot& slot = claim(context, kCall);
-    std::memcpy(slot.data, send, bytes);
+    copy(slot.data, send, bytes);
     const std::uint32_t to = comm.world_rank(root);
     publish(slot, stamp, 1, bytes, std::span(&to, 1));
     return;

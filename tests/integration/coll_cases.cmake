@@ -59,6 +59,11 @@ endforeach()
 shmpi_case(coll_slots.np5.trees TIMEOUT 120 ARGS
   --count "^coll_slots: rank [0-9]+ OK" 5 --no-match "FAIL" --no-match "shared slots" --
   ${SHMPI_RUN} -n 5 --oversubscribe --set coll_shm_limit=0 --report stats $<TARGET_FILE:coll_slots> 100)
+# Single copy refused: the members of a large broadcast say so in the slot
+# and get the bytes by point-to-point from the root.
+shmpi_case(coll_slots.np4.cma_refused TIMEOUT 120 ARGS
+  --count "^coll_slots: rank [0-9]+ OK" 4 --no-match "FAIL" --
+  ${SHMPI_RUN} -n 4 --oversubscribe --set test_cma_eperm=1 $<TARGET_FILE:coll_slots> 60)
 # Every wait sleeps at once, up to a second a sleep: a wake-up the slots'
 # publishers or last readers fail to give turns into a hang (the timeout).
 shmpi_case(coll_slots.np4.sleep_at_once TIMEOUT 120 ARGS

@@ -5,7 +5,8 @@
  *
  * Each round, on one of: the world, a dup of it, the world in reverse
  * order (comm ranks differ from world ranks), and the odd/even halves:
- *   bcast of a size that crosses the slot size (8 KiB) from a rotating root;
+ *   bcast of a size that crosses the slot size (8 KiB) from a rotating root,
+ *   and one of 32 KiB or more (single copy from the root's buffer);
  *   reduce and allreduce (MPI_SUM of doubles whose sum depends on the
  *   order of the additions: every rank must get the same bits), in place
  *   on some rounds;
@@ -63,6 +64,19 @@ static void one_round(MPI_Comm comm, int round) {
   MPI_Bcast(buf, count, MPI_INT, root, comm);
   for (int i = 0; i < count; ++i)
     if (buf[i] != value(round, root, i)) fail("bcast", round, i, buf[i], value(round, root, i));
+
+  /* a large bcast: by single copy from the root's buffer from 32 KiB */
+  static const int big_counts[] = {8191, 8192, 40000, 100};
+  const int big = big_counts[round % 4];
+  int *large = malloc(sizeof(int) * 40000);
+  for (int i = 0; i < big; ++i) large[i] = rank == root ? value(round, root, i) : -1;
+  MPI_Bcast(large, big, MPI_INT, root, comm);
+  for (int i = 0; i < big; ++i)
+    if (large[i] != value(round, root, i)) {
+      fail("large bcast", round, i, large[i], value(round, root, i));
+      break;
+    }
+  free(large);
 
   /* allreduce and reduce of order-sensitive doubles: all ranks alike */
   double mine = part(round, rank), sum = 0.0, *sums = malloc(sizeof(double) * (size_t)n);
