@@ -1,5 +1,7 @@
-// MPI entry points: barrier and broadcast, blocking (runtime/collectives.cpp;
-// a datatype that is not contiguous goes packed through the same bcast) and
+// MPI entry points: barrier and broadcast, blocking (the collective slots
+// of runtime/shm_collectives.hpp where they serve the call, else
+// runtime/collectives.cpp; a datatype that is not contiguous goes packed
+// through the same bcast) and
 // nonblocking (schedules in runtime/coll_basic.cpp). The reductions are
 // in api_coll_reduce.cpp, gathers in api_coll_gather.cpp, alltoall in
 // api_coll_alltoall.cpp.

@@ -1,10 +1,13 @@
 // MPI entry points: alltoall, alltoallv, alltoallw, blocking and nonblocking
-// (schedule in runtime/coll_alltoall.cpp).
+// (schedule in runtime/coll_alltoall.cpp; a blocking alltoall of equal
+// blocks through the collective slots where they serve the call,
+// runtime/shm_collectives.hpp).
 #include <algorithm>
 #include <cstring>
 
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
+#include "runtime/collectives.hpp"
 #include "runtime/intercomm_calls.hpp"
 #include "runtime/shm_collectives.hpp"
 
@@ -49,6 +52,26 @@ int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_s
                                                                   Use::Send),
                                      check_data_blocks(context.datatypes(), recv_side, c->size, recv, Use::Receive)})))
     return rc;
+  if (!nonblocking && c->size == 2) {
+    try {
+      const std::int32_t peer = 1 - c->rank;
+      const auto me = static_cast<std::size_t>(c->rank);
+      // Our block for the peer, packed; in place it is copied aside first,
+      // since its block arrives over it.
+      const Blocks& from = in_place ? recv : send;
+      std::vector<std::byte> out(from.size_of(peer));
+      pack_block(from, static_cast<std::size_t>(peer), out.data());
+      if (!in_place) {
+        std::vector<std::byte> own(send.size_of(c->rank));
+        pack_block(send, me, own.data());
+        unpack_block(recv, me, own.data());
+      }
+      exchange_with_peer(context, *c, out.data(), out.size(), recv, call);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   // Equal blocks (not v or w) of at most a slot in all go through the
   // collective slots: every member sees the same sizes.
   ShmCollectives& shm = context.shm_collectives();

@@ -1,5 +1,7 @@
 // MPI entry points: gather, scatter and allgather, blocking and nonblocking
-// (schedules in runtime/coll_gather.cpp).
+// (schedules in runtime/coll_gather.cpp; blocking gather and allgather(v)
+// through the collective slots where they serve the call,
+// runtime/shm_collectives.hpp).
 #include <algorithm>
 #include <vector>
 
@@ -131,6 +133,23 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                        root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv,
                                    Use::Receive)})))
     return rc;
+  if (!nonblocking && c->size == 2) {
+    try {
+      std::vector<std::byte> space;
+      const auto me = static_cast<std::size_t>(c->rank);
+      const void* mine = in_place ? nullptr : packed_copy(sendbuf, send, space);
+      if (in_place && !recv.direct()) {
+        space.resize(recv.size_of(c->rank));
+        pack_block(recv, me, space.data());
+      }
+      const void* out = mine != nullptr ? mine : in_place && recv.direct() ? recv.at(c->rank) : space.data();
+      exchange_with_peer(context, *c, out, recv.size_of(c->rank), recv, call);
+      if (!in_place) unpack_block(recv, me, static_cast<const std::byte*>(mine));
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   ShmCollectives& shm = context.shm_collectives();
   if (!nonblocking && shm.serves(*c, *std::max_element(recv.bytes.begin(), recv.bytes.end()))) {
     try {

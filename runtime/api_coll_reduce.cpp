@@ -1,8 +1,9 @@
 // MPI entry points: reductions (reduce, allreduce, reduce-scatter, scan,
 // exscan, reduce_local), blocking and nonblocking. Blocking reduce and
-// allreduce with a predefined op take the tuned internal collectives
-// (runtime/collectives.cpp; packed copies for a datatype that is not
-// contiguous, so the path never depends on it); everything else runs a schedule
+// allreduce with a predefined op take the collective slots where they serve
+// the call (runtime/shm_collectives.hpp), else the tuned internal collectives
+// (runtime/collectives.cpp); both on packed copies for a datatype that is not
+// contiguous, so the path never depends on it. Everything else runs a schedule
 // (runtime/coll_reduce.cpp, coll_scan.cpp), whose order also suits
 // non-commutative user operations.
 //

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/coll_packing.hpp"
 #include "runtime/context.hpp"
 #include "runtime/reduce_op.hpp"
 
@@ -19,6 +20,7 @@ constexpr std::int32_t kBcastTag = 2;
 constexpr std::int32_t kReduceTag = 3;
 constexpr std::int32_t kAllreduceTag = 4;
 constexpr std::int32_t kAllgatherTag = 5;
+constexpr std::int32_t kExchangeTag = 6;
 
 // The point-to-point steps of one collective call: messages on the
 // communicator's collective context with the collective's tag, addressed by
@@ -207,6 +209,17 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
     else
       channel.recv(rank + 1, buffer, bytes);
   }
+}
+
+void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
+                        const Blocks& recv, const char* call) {
+  const std::int32_t peer = 1 - comm.rank;
+  const auto at = static_cast<std::size_t>(peer);
+  const bool direct = recv.direct() || recv.layouts[at] == nullptr;
+  std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
+  void* in = direct ? static_cast<void*>(recv.at(peer)) : incoming.data();
+  Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
+  if (!direct) unpack_block(recv, at, incoming.data());
 }
 
 void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,
