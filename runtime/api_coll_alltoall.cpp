@@ -52,21 +52,31 @@ int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_s
                                                                   Use::Send),
                                      check_data_blocks(context.datatypes(), recv_side, c->size, recv, Use::Receive)})))
     return rc;
-  if (!nonblocking && c->size == 2) {
+  const std::int32_t peer = 1 - c->rank;
+  if (!nonblocking && c->size == 2 &&
+      std::max((in_place ? recv : send).size_of(peer), recv.size_of(peer)) <= kPairExchangeMax) {
     try {
-      const std::int32_t peer = 1 - c->rank;
       const auto me = static_cast<std::size_t>(c->rank);
-      // Our block for the peer, packed; in place it is copied aside first,
-      // since its block arrives over it.
+      // Our block for the peer, straight from the buffer when contiguous;
+      // else packed, and in place copied aside first (its block arrives
+      // over it).
       const Blocks& from = in_place ? recv : send;
-      std::vector<std::byte> out(from.size_of(peer));
-      pack_block(from, static_cast<std::size_t>(peer), out.data());
+      const auto to_peer = static_cast<std::size_t>(peer);
+      auto contiguous = [](const Blocks& b, std::size_t i) { return b.direct() || b.layouts[i] == nullptr; };
+      const bool straight = !in_place && contiguous(send, to_peer);
+      std::vector<std::byte> out(straight ? 0 : from.size_of(peer));
+      if (!straight) pack_block(from, to_peer, out.data());
+      const void* outgoing = straight ? static_cast<const void*>(send.at(peer)) : out.data();
       if (!in_place) {
-        std::vector<std::byte> own(send.size_of(c->rank));
-        pack_block(send, me, own.data());
-        unpack_block(recv, me, own.data());
+        if (contiguous(send, me) && contiguous(recv, me)) {
+          if (recv.size_of(c->rank) != 0) std::memcpy(recv.at(c->rank), send.at(c->rank), recv.size_of(c->rank));
+        } else {
+          std::vector<std::byte> own(send.size_of(c->rank));
+          pack_block(send, me, own.data());
+          unpack_block(recv, me, own.data());
+        }
       }
-      exchange_with_peer(context, *c, out.data(), out.size(), recv, call);
+      exchange_with_peer(context, *c, outgoing, from.size_of(peer), recv, call);
     } catch (const std::bad_alloc&) {
       return out_of_memory(context, *c, call);
     }

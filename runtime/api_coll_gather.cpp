@@ -7,6 +7,7 @@
 
 #include "runtime/coll_call.hpp"
 #include "runtime/coll_packing.hpp"
+#include "runtime/collectives.hpp"
 #include "runtime/intercomm_calls.hpp"
 #include "runtime/packing.hpp"
 #include "runtime/shm_collectives.hpp"
@@ -133,7 +134,7 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                        root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv,
                                    Use::Receive)})))
     return rc;
-  if (!nonblocking && c->size == 2) {
+  if (!nonblocking && c->size == 2 && *std::max_element(recv.bytes.begin(), recv.bytes.end()) <= kPairExchangeMax) {
     try {
       std::vector<std::byte> space;
       const auto me = static_cast<std::size_t>(c->rank);

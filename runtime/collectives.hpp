@@ -61,7 +61,13 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
 // block `1 - rank` of `recv` (unpacked there if its datatype is not
 // contiguous). One exchange, no schedule: the schedule's set-up cost as
 // much as the exchange at small sizes (osu_allgather 2 ranks 4 B: 1.0 us
-// against 0.55 for Open MPI). Throws std::bad_alloc.
+// against 0.55 for Open MPI). Up to kPairExchangeMax bytes a block, both
+// ways (a choice both ranks make alike): above, a block packed or copied
+// aside would take fresh pages on every call (a buffer past malloc's mmap
+// threshold), which fault at ~15 us a page on these VMs (osu_alltoall 2
+// ranks 256 KiB: 1.6 ms), and the schedule is as fast as Open MPI anyway.
+// Throws std::bad_alloc.
+inline constexpr std::size_t kPairExchangeMax = 64 * 1024;
 void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
                         const Blocks& recv, const char* call);
 
