@@ -62,13 +62,12 @@ int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_s
       // over it).
       const Blocks& from = in_place ? recv : send;
       const auto to_peer = static_cast<std::size_t>(peer);
-      auto contiguous = [](const Blocks& b, std::size_t i) { return b.direct() || b.layouts[i] == nullptr; };
-      const bool straight = !in_place && contiguous(send, to_peer);
+      const bool straight = !in_place && send.contiguous(to_peer);
       std::vector<std::byte> out(straight ? 0 : from.size_of(peer));
       if (!straight) pack_block(from, to_peer, out.data());
       const void* outgoing = straight ? static_cast<const void*>(send.at(peer)) : out.data();
       if (!in_place) {
-        if (contiguous(send, me) && contiguous(recv, me)) {
+        if (send.contiguous(me) && recv.contiguous(me)) {
           if (recv.size_of(c->rank) != 0) std::memcpy(recv.at(c->rank), send.at(c->rank), recv.size_of(c->rank));
         } else {
           std::vector<std::byte> own(send.size_of(c->rank));

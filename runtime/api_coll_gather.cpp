@@ -134,7 +134,8 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                        root_blocks(context, recvbuf, recvcount, recvcounts, displs, recvtype, c->size, recv,
                                    Use::Receive)})))
     return rc;
-  if (!nonblocking && c->size == 2 && *std::max_element(recv.bytes.begin(), recv.bytes.end()) <= kPairExchangeMax) {
+  const std::size_t largest = *std::max_element(recv.bytes.begin(), recv.bytes.end());
+  if (!nonblocking && c->size == 2 && largest <= kPairExchangeMax) {
     try {
       std::vector<std::byte> space;
       const auto me = static_cast<std::size_t>(c->rank);
@@ -152,7 +153,7 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
     return MPI_SUCCESS;
   }
   ShmCollectives& shm = context.shm_collectives();
-  if (!nonblocking && shm.serves(*c, *std::max_element(recv.bytes.begin(), recv.bytes.end()))) {
+  if (!nonblocking && shm.serves(*c, largest)) {
     try {
       std::vector<std::byte> space;
       const void* mine = in_place ? nullptr : packed_copy(sendbuf, send, space);

@@ -9,7 +9,7 @@ namespace shmpi::runtime {
 void pack_block(const Blocks& user, std::size_t i, std::byte* to) {
   if (user.bytes[i] == 0) return;
   const std::byte* from = user.base + user.offset[i];
-  if (user.direct() || user.layouts[i] == nullptr)
+  if (user.contiguous(i))
     std::memcpy(to, from, user.bytes[i]);
   else
     pack_elements(*user.layouts[i], user.counts[i], from, to);
@@ -18,7 +18,7 @@ void pack_block(const Blocks& user, std::size_t i, std::byte* to) {
 void unpack_block(const Blocks& user, std::size_t i, const std::byte* from) {
   if (user.bytes[i] == 0) return;
   std::byte* to = user.base + user.offset[i];
-  if (user.direct() || user.layouts[i] == nullptr)
+  if (user.contiguous(i))
     std::memcpy(to, from, user.bytes[i]);
   else
     unpack_elements(*user.layouts[i], user.counts[i], from, user.bytes[i], to);

@@ -31,6 +31,8 @@ struct Blocks {
   std::vector<std::size_t> counts;
 
   bool direct() const noexcept { return layouts.empty(); }
+  // Block i lies in the buffer as its packed bytes (no datatype layout).
+  bool contiguous(std::size_t i) const noexcept { return direct() || layouts[i] == nullptr; }
 
   std::byte* at(std::int32_t i) const noexcept { return base + offset[static_cast<std::size_t>(i)]; }
   std::size_t size_of(std::int32_t i) const noexcept { return bytes[static_cast<std::size_t>(i)]; }

@@ -215,7 +215,7 @@ void exchange_with_peer(Context& context, const Communicator& comm, const void* 
                         const Blocks& recv, const char* call) {
   const std::int32_t peer = 1 - comm.rank;
   const auto at = static_cast<std::size_t>(peer);
-  const bool direct = recv.direct() || recv.layouts[at] == nullptr;
+  const bool direct = recv.contiguous(at);
   std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
   void* in = direct ? static_cast<void*>(recv.at(peer)) : incoming.data();
   Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
