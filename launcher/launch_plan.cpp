@@ -4,6 +4,7 @@
 
 #include <shmpi/tunables.hpp>
 
+#include "handoff_probe.hpp"
 #include "job_memory.hpp"
 #include "launch_error.hpp"
 
@@ -25,7 +26,14 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
   plan.topology = read_topology();
   plan.ranks = options.ranks > 0 ? options.ranks : static_cast<int>(plan.topology.cpus.size());
   check_ranks_fit(options, plan.ranks, plan.topology.cpus.size());
-  const contract::TunableDefaults defaults = job_defaults(options.profile, environment);
+  plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);
+  const std::vector<RankBinding>& bound = plan.placement.ranks;
+  const auto only_cpu = [&](std::size_t rank) {
+    return rank < bound.size() && bound[rank].cpus.size() == 1 ? bound[rank].cpus[0] : -1;
+  };
+  const contract::CpuIdentity cpu =
+      cpu_for_job(environment, !named_profile(options.profile, environment).empty(), only_cpu(0), only_cpu(1));
+  const contract::TunableDefaults defaults = job_defaults(options.profile, environment, cpu);
   auto bytes = [&](const char* name) {
     return contract::parse_bytes(effective_tunable(name, options.tunables, environment, defaults)).value_or(0);
   };
@@ -33,11 +41,11 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
   check_eager_fits(options.tunables, environment, bytes("eager_limit"), bytes("ring_size"));
   if (!options.output_dir.empty()) plan.files = open_output_files(options.output_dir, plan.ranks);
 
-  plan.placement = place_ranks(plan.topology, plan.ranks, options.bind_to, options.map_by, plan.core_locks);
   if (!options.profile.empty()) options.exports.push_back(std::string(contract::kProfileEnv) + "=" + options.profile);
   RankEnvInputs inputs{options.tunables, options.exports,
                        plan.placement.oversubscribed || plan.placement.shared_cores};
   plan.rank_env = rank_environment(environment, inputs);
+  if (cpu.handoff_ns != 0) set_variable(plan.rank_env, contract::kMeasuredHandoffEnv, std::to_string(cpu.handoff_ns));
   prepare_report(options.report, plan.rank_env);  // --report: SHMPI_STATS, SHMPI_COMM_MATRIX
   plan.options = std::move(options);
   return plan;

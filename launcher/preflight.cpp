@@ -27,15 +27,14 @@ int check_executable(const std::string& path) {
   return 0;
 }
 
-// The value of `name` in `environment`, or nullptr.
+}  // namespace
+
 const char* environment_value(std::span<const std::string> environment, const std::string& name) {
   const std::string prefix = name + "=";
   for (const std::string& entry : environment)
     if (entry.starts_with(prefix)) return entry.c_str() + prefix.size();
   return nullptr;
 }
-
-}  // namespace
 
 std::string resolve_program(const std::string& program) {
   if (program.find('/') != std::string::npos) {
@@ -77,14 +76,20 @@ void check_environment_tunables(std::span<const std::string> environment) {
   }
 }
 
-contract::TunableDefaults job_defaults(const std::string& profile_option,
-                                       std::span<const std::string> environment) {
+std::string named_profile(const std::string& profile_option, std::span<const std::string> environment) {
+  if (!profile_option.empty()) return profile_option;
+  const char* named = environment_value(environment, contract::kProfileEnv);
+  return named != nullptr ? named : "";
+}
+
+contract::TunableDefaults job_defaults(const std::string& profile_option, std::span<const std::string> environment,
+                                       const contract::CpuIdentity& cpu) {
   contract::ProfileRequest request{profile_option, "--profile ", ""};
   const char* named = environment_value(environment, contract::kProfileEnv);
   if (profile_option.empty() && named != nullptr) request = {named, std::string(contract::kProfileEnv) + "=", ""};
   const char* file = environment_value(environment, contract::kProfileFileEnv);
   if (file != nullptr) request.file = file;
-  contract::TunableDefaults defaults = contract::TunableDefaults::choose(request, contract::this_cpu());
+  contract::TunableDefaults defaults = contract::TunableDefaults::choose(request, cpu);
   if (!defaults.error().empty()) throw usage_error(defaults.error());
   return defaults;
 }

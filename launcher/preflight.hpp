@@ -18,16 +18,22 @@ namespace shmpi::launcher {
 // '/'); throws "<program>: command not found" / "not executable" / ...
 std::string resolve_program(const std::string& program);
 
+// The value of `name` in `environment` ("NAME=value" entries), or nullptr.
+const char* environment_value(std::span<const std::string> environment, const std::string& name);
+
 // Validates every SHMPI_<TUNABLE> in `environment` ("NAME=value" entries)
 // and refuses a tunable's old name.
 void check_environment_tunables(std::span<const std::string> environment);
 
-// The defaults the ranks will take: the profile named by `profile_option`
-// (--profile; empty: none), else by SHMPI_PROFILE in `environment`, else
-// chosen for this CPU, among the built-in ones and SHMPI_PROFILE_FILE's.
+// The profile the user named: `profile_option` (--profile), else
+// SHMPI_PROFILE in `environment`; empty when none.
+std::string named_profile(const std::string& profile_option, std::span<const std::string> environment);
+
+// The defaults the ranks will take: the profile named_profile() gives, else
+// the one chosen for `cpu`, among the built-in ones and SHMPI_PROFILE_FILE's.
 // Throws a usage line when that profile does not exist or its file is bad.
-contract::TunableDefaults job_defaults(const std::string& profile_option,
-                                       std::span<const std::string> environment);
+contract::TunableDefaults job_defaults(const std::string& profile_option, std::span<const std::string> environment,
+                                       const contract::CpuIdentity& cpu);
 
 // An eager limit the user set (--set or environment) must fit a quarter
 // of the rings (contract::eager_limit_misfit): said once here, before the

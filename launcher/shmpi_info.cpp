@@ -18,10 +18,14 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api_list.hpp"
 #include "btl/segment_budget.hpp"
+#include "handoff_probe.hpp"
+#include "launch_error.hpp"
 #include "shmpi/tunables.hpp"
+#include "topology.hpp"
 
 namespace {
 
@@ -160,7 +164,19 @@ int main(int argc, char** argv) {
   if (const std::optional<int> status = parse(argc, argv, args)) return *status;
   shmpi::contract::ProfileRequest request = shmpi::contract::profile_request_from_environment();
   if (!args.profile.empty()) request = {args.profile, "--profile ", request.file};
-  const shmpi::contract::CpuIdentity cpu = shmpi::contract::this_cpu();
+  // The CPU as a job's ranks 0 and 1 would see it: bound to the first two
+  // CPUs shmpirun would take, the hand-off between them measured.
+  shmpi::contract::CpuIdentity cpu;
+  try {
+    std::vector<std::string> environment;
+    for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
+    const std::vector<int> cpus = shmpi::launcher::read_topology().cpus;
+    cpu = shmpi::launcher::cpu_for_job(environment, !request.name.empty(), cpus.size() >= 2 ? cpus[0] : -1,
+                                       cpus.size() >= 2 ? cpus[1] : -1);
+  } catch (const shmpi::launcher::LaunchError& e) {
+    std::fprintf(stderr, "shmpi_info: %s\n", e.what());
+    return 1;
+  }
   const TunableDefaults defaults = TunableDefaults::choose(request, cpu);
   if (!defaults.error().empty()) {
     std::fprintf(stderr, "shmpi_info: %s\n", defaults.error().c_str());

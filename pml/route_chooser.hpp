@@ -21,7 +21,8 @@
 // split writes; split reads done early looked free).
 //
 // Only sizes from `first` (the rendezvous threshold) to twice that are
-// chosen for: with the general default threshold of 128 KiB, from 256 KiB
+// chosen for: with a threshold of 128 KiB (general's default until
+// 2026-12-07; 16 KiB now), from 256 KiB
 // single copy was as fast or faster in both placements (measured on EPYC:
 // osu_bw 256 KiB 39-41 GB/s by single copy, 37 by streaming, even where the
 // ranks share caches). The route in use is kept

@@ -42,7 +42,8 @@ void refuse_renamed() {
 
 Config Config::from_environment() {
   refuse_renamed();
-  const TunableDefaults d = TunableDefaults::choose(contract::profile_request_from_environment(), contract::this_cpu());
+  const TunableDefaults d =
+      TunableDefaults::choose(contract::profile_request_from_environment(), contract::this_cpu_in_job());
   if (!d.error().empty()) throw ConfigError(d.error());
   Config c;
   c.eager_limit = bytes_of(d, "eager_limit");

@@ -1,12 +1,17 @@
 // The CPU a profile's match rule looks at: cpuid vendor string, family and
-// model (as Linux prints them in /proc/cpuinfo).
+// model (as Linux prints them in /proc/cpuinfo), and how long a cache line
+// takes to pass between the cores of a job's first two ranks, measured by
+// shmpirun at start-up (launcher/handoff_probe.hpp) and handed to the ranks
+// in SHMPI_MEASURED_HANDOFF_NS.
 #pragma once
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace shmpi::contract {
@@ -15,7 +20,22 @@ struct CpuIdentity {
   std::string vendor;   // "GenuineIntel", "AuthenticAMD"; empty when unknown
   unsigned family = 0;  // with the extended family added, as /proc/cpuinfo "cpu family"
   unsigned model = 0;   // with the extended model added, as /proc/cpuinfo "model"
+  unsigned handoff_ns = 0;  // one-way cache-line hand-off between the first two ranks' cores; 0: not measured
 };
+
+// Set by shmpirun for its ranks (and read by shmpirun itself, which then
+// does not measure): the measured hand-off in ns; 0 means "not measured".
+inline constexpr const char* kMeasuredHandoffEnv = "SHMPI_MEASURED_HANDOFF_NS";
+
+// `text` (SHMPI_MEASURED_HANDOFF_NS's value) as ns, or nullopt when it is
+// missing or not a number below a second.
+inline std::optional<unsigned> handoff_from_environment(const char* text = std::getenv(kMeasuredHandoffEnv)) {
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  char* end = nullptr;
+  const unsigned long value = std::strtoul(text, &end, 10);
+  if (*end != '\0' || *text == '-' || value >= 1000000000UL) return std::nullopt;
+  return static_cast<unsigned>(value);
+}
 
 inline CpuIdentity this_cpu() {
   CpuIdentity cpu;
@@ -36,10 +56,20 @@ inline CpuIdentity this_cpu() {
   return cpu;
 }
 
+// this_cpu() with the hand-off shmpirun measured for this job, if any.
+inline CpuIdentity this_cpu_in_job() {
+  CpuIdentity cpu = this_cpu();
+  cpu.handoff_ns = handoff_from_environment().value_or(0);
+  return cpu;
+}
+
 // "cpu_vendor=GenuineIntel cpu_family=6 cpu_model=143", in a profile's match words.
+// With " handoff_ns=N" when it was measured.
 inline std::string cpu_text(const CpuIdentity& cpu) {
-  return "cpu_vendor=" + (cpu.vendor.empty() ? std::string("unknown") : cpu.vendor) +
-         " cpu_family=" + std::to_string(cpu.family) + " cpu_model=" + std::to_string(cpu.model);
+  std::string text = "cpu_vendor=" + (cpu.vendor.empty() ? std::string("unknown") : cpu.vendor) +
+                     " cpu_family=" + std::to_string(cpu.family) + " cpu_model=" + std::to_string(cpu.model);
+  if (cpu.handoff_ns != 0) text.append(" handoff_ns=").append(std::to_string(cpu.handoff_ns));
+  return text;
 }
 
 }  // namespace shmpi::contract

@@ -32,7 +32,8 @@ inline constexpr const char* kProfileEnv = "SHMPI_PROFILE";
 inline constexpr const char* kProfileFileEnv = "SHMPI_PROFILE_FILE";
 inline constexpr const char* kProfileRule =
     "SHMPI_PROFILE (shmpirun --profile) names the profile; else the profile whose match rule names this CPU "
-    "most closely (cpu_vendor, cpu_family, cpu_model) is taken, a SHMPI_PROFILE_FILE profile winning ties; "
+    "most closely (cpu_vendor, cpu_family, cpu_model; then the highest handoff_ns bound the hand-off shmpirun "
+    "measured between the first two ranks' cores meets) is taken, a SHMPI_PROFILE_FILE profile winning ties; "
     "else general. Tunables a profile does not set keep general's default";
 
 // What the user asked for; every field may be empty.
@@ -123,13 +124,15 @@ class TunableDefaults {
     const Profile* best = base;
     for (const Profile& p : profiles_) {
       if (&p == base || !p.rule.matches(cpu)) continue;
-      const int closer = p.rule.specificity() - (best == base ? -1 : best->rule.specificity());
-      if (closer == 0 && p.built_in && best->built_in)
+      const bool closer = best == base || p.rule.closeness() > best->rule.closeness();
+      const bool tie = best != base && p.rule.closeness() == best->rule.closeness();
+      if (tie && p.built_in && best->built_in)
         return fail("internal: profiles " + best->name + " and " + p.name + " both match this CPU as closely");
-      if (closer > 0 || (closer == 0 && !p.built_in)) best = &p;
+      if (closer || (tie && !p.built_in)) best = &p;
     }
     chosen_ = static_cast<std::size_t>(best - profiles_.data());
     reason_ = best != base ? "this CPU matches " + best->rule.text() : "no other profile matches this CPU";
+    if (cpu.handoff_ns != 0) reason_ += " (measured hand-off " + std::to_string(cpu.handoff_ns) + " ns)";
     return std::move(*this);
   }
 

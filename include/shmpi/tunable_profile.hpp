@@ -3,7 +3,8 @@
 //
 //   # comment
 //   profile intel                      name: lower case letters, digits, _ and -
-//   match cpu_vendor=GenuineIntel      or "match any"; cpu_family=N, cpu_model=N narrow it
+//   match cpu_vendor=GenuineIntel      or "match any"; cpu_family=N, cpu_model=N narrow it,
+//                                      handoff_ns>=N needs a measured hand-off of N ns or more
 //   set eager_limit=2048               any number, each tunable at most once
 //
 // The base profile "general" sets every tunable; any other one overrides some.
@@ -25,18 +26,23 @@ inline constexpr std::string_view kBaseProfile = "general";
 
 // The CPUs a profile is for; every field that is set must match.
 struct ProfileRule {
-  std::string vendor;              // cpuid vendor string; empty: any CPU
-  std::optional<unsigned> family;  // /proc/cpuinfo "cpu family"
-  std::optional<unsigned> model;   // /proc/cpuinfo "model"
+  std::string vendor;                   // cpuid vendor string; empty: any CPU
+  std::optional<unsigned> family;       // /proc/cpuinfo "cpu family"
+  std::optional<unsigned> model;        // /proc/cpuinfo "model"
+  std::optional<unsigned> handoff_min;  // a measured hand-off of at least this many ns
 
   bool matches(const CpuIdentity& cpu) const {
     return (vendor.empty() || vendor == cpu.vendor) && (!family || *family == cpu.family) &&
-           (!model || *model == cpu.model);
+           (!model || *model == cpu.model) && (!handoff_min || (cpu.handoff_ns != 0 && cpu.handoff_ns >= *handoff_min));
   }
-  // How closely the rule names a CPU: the closest matching rule wins.
-  int specificity() const { return (vendor.empty() ? 0 : 1) + (family ? 1 : 0) + (model ? 1 : 0); }
+  // How closely the rule names a CPU, compared in order: how many of the
+  // CPU's names it gives (a profile measured for a CPU kind keeps its
+  // values wherever the cores sit), then the higher hand-off bound.
+  std::pair<int, unsigned> closeness() const {
+    return {(vendor.empty() ? 0 : 1) + (family ? 1 : 0) + (model ? 1 : 0), handoff_min.value_or(0)};
+  }
   std::string text() const {
-    if (vendor.empty() && !family && !model) return "any";
+    if (vendor.empty() && !family && !model && !handoff_min) return "any";
     // Appends only: GCC 12 at -O3 flags `"literal" + std::string&&` (-Wrestrict, a false positive).
     std::string s;
     const auto add = [&s](const char* key, const std::string& value) {
@@ -46,6 +52,10 @@ struct ProfileRule {
     if (!vendor.empty()) add("cpu_vendor", vendor);
     if (family) add("cpu_family", std::to_string(*family));
     if (model) add("cpu_model", std::to_string(*model));
+    if (handoff_min) {
+      if (!s.empty()) s.append(" ");
+      s.append("handoff_ns>=").append(std::to_string(*handoff_min));
+    }
     return s;
   }
 };
@@ -82,10 +92,17 @@ inline bool valid_name(std::string_view name) {
 // Empty on success, else why `words` ("cpu_vendor=X cpu_family=6") is no rule.
 inline std::string parse_rule(std::string_view words, ProfileRule& rule) {
   if (words == "any") return {};
-  if (words.empty()) return "match needs 'any' or cpu_vendor=NAME, cpu_family=N, cpu_model=N";
+  if (words.empty()) return "match needs 'any' or cpu_vendor=NAME, cpu_family=N, cpu_model=N, handoff_ns>=N";
   while (!words.empty()) {
     const std::string_view word = words.substr(0, words.find(' '));
     words = trim(words.substr(word.size()));
+    if (word.starts_with("handoff_ns>=")) {
+      const auto bound = parse_count(word.substr(12));
+      if (!bound || *bound == 0 || *bound >= 1000000000)
+        return std::string("match: '").append(word).append("' needs a bound of 1 to 999999999 ns");
+      rule.handoff_min = static_cast<unsigned>(*bound);
+      continue;
+    }
     const auto eq = word.find('=');
     const std::string_view key = word.substr(0, eq);
     const std::string_view value = eq == std::string_view::npos ? "" : word.substr(eq + 1);
@@ -96,7 +113,10 @@ inline std::string parse_rule(std::string_view words, ProfileRule& rule) {
     const auto number = parse_count(value);
     if (key == "cpu_family" && number) rule.family = static_cast<unsigned>(*number);
     else if (key == "cpu_model" && number) rule.model = static_cast<unsigned>(*number);
-    else return std::string("match: '").append(word).append("' is not cpu_vendor=NAME, cpu_family=N or cpu_model=N");
+    else
+      return std::string("match: '")
+          .append(word)
+          .append("' is not cpu_vendor=NAME, cpu_family=N, cpu_model=N or handoff_ns>=N");
   }
   return {};
 }

@@ -104,3 +104,43 @@ foreach(policy yield auto)
     --count "^wait_sleeps: rank [0-9]+ OK" 2 --match "^wait_sleeps: rank 0 sleeps in MPI_Recv$" --no-match "FAIL" --
     ${SHMPI_RUN} -n 2 --set wait_policy=${policy} $<TARGET_FILE:wait_sleeps>)
 endforeach()
+
+# The hand-off between the CPUs of ranks 0 and 1: shmpi_info and shmpirun
+# measure it (run_case.sh sets SHMPI_MEASURED_HANDOFF_NS=0, so these unset
+# it), or take the value the variable states; a profile naming no CPU
+# (far: 100 ns or more) is chosen by it, and the ranks run with its
+# defaults (an Intel CPU keeps its own profile).
+shmpi_case(shmpi_info.measured_handoff ARGS
+  --match "^this CPU: cpu_vendor=[A-Za-z]+ cpu_family=[0-9]+ cpu_model=[0-9]+ handoff_ns=[1-9][0-9]*$"
+  --match "^profile [a-z]+ \\(chosen: .* \\(measured hand-off [1-9][0-9]* ns\\)\\); profiles: " --
+  env -u SHMPI_MEASURED_HANDOFF_NS ${SHMPI_INFO})
+shmpi_case(shmpi_info.stated_handoff ARGS
+  --match "^profile (far \\(chosen: this CPU matches handoff_ns>=100|intel \\(chosen: this CPU matches cpu_vendor=GenuineIntel) \\(measured hand-off 170 ns\\)\\); "
+  --match "^this CPU: .* handoff_ns=170$" --
+  env SHMPI_MEASURED_HANDOFF_NS=170 ${SHMPI_INFO})
+shmpi_case(shmpi_info.bad_handoff ARGS
+  --rc 1 --count "^shmpi_info: environment SHMPI_MEASURED_HANDOFF_NS=fast: must be a number of ns below 1000000000 \\(0: none\\)$" 1 --
+  env SHMPI_MEASURED_HANDOFF_NS=fast ${SHMPI_INFO})
+shmpi_case(shmpirun.bad_handoff ARGS
+  --rc 2 --count "^shmpirun: environment SHMPI_MEASURED_HANDOFF_NS=-5: must be a number of ns below 1000000000 \\(0: none\\)$" 1
+  --no-match "OK" --
+  env SHMPI_MEASURED_HANDOFF_NS=-5 ${SHMPI_RUN} -n 2 $<TARGET_FILE:p2p_modes>)
+shmpi_case(shmpirun.handoff_reaches_ranks ARGS
+  --count "^SHMPI_MEASURED_HANDOFF_NS=[1-9][0-9]*$" 2 --
+  env -u SHMPI_MEASURED_HANDOFF_NS ${SHMPI_RUN} -n 2 --bind-to core env)
+shmpi_case(shmpirun.no_handoff_for_a_named_profile ARGS
+  --count "^SHMPI_PROFILE=general$" 2 --no-match "^SHMPI_MEASURED_HANDOFF_NS=" --
+  env -u SHMPI_MEASURED_HANDOFF_NS ${SHMPI_RUN} -n 2 --bind-to core --profile general env)
+# Intel CPUs keep the intel profile whatever the hand-off.
+file(STRINGS /proc/cpuinfo intel_cpu REGEX "GenuineIntel" LIMIT_COUNT 1)
+foreach(stated 57 170)
+  if(intel_cpu OR stated EQUAL 170)
+    set(limits "eager_limit 2048, rndv_threshold 4096, .*split_threshold 65536")
+  else()
+    set(limits "eager_limit 8192, rndv_threshold 16384, .*split_threshold 65536")
+  endif()
+  shmpi_case(report.handoff_${stated}ns ARGS
+    --count "^report_traffic: rank [0-9]+ OK" 2 --no-match "FAIL"
+    --match "^shmpi stats: 2 ranks; ${limits}, " --
+    env SHMPI_MEASURED_HANDOFF_NS=${stated} ${SHMPI_RUN} -n 2 --report stats $<TARGET_FILE:report_traffic> pattern 3 4 5 6 7 8 512 8192 65536)
+endforeach()

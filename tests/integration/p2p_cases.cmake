@@ -35,13 +35,14 @@ foreach(profile IN LISTS SHMPI_PROFILE_NAMES)
   endforeach()
 endforeach()
 
-# Rendezvous sizes whose route is chosen per epoch (both routes get tried),
-# and the same with the route fixed and with single copy refused.
+# Rendezvous sizes whose route is chosen per epoch (both routes get tried;
+# the program's sizes are those of a 128 KiB threshold), and the same with
+# the route fixed and with single copy refused.
 foreach(setting rndv_route=auto rndv_route=single_copy test_cma_eperm=1)
   string(REGEX REPLACE "[=]" "_" suffix ${setting})
   shmpi_case(rndv_routes.${suffix} TIMEOUT 120 ARGS
     --count "^rndv_routes: rank [0-9]+ OK" 2 --no-match "FAIL" --
-    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:rndv_routes>)
+    ${SHMPI_RUN} -n 2 --set rndv_threshold=131072 --set ${setting} $<TARGET_FILE:rndv_routes>)
 endforeach()
 
 shmpi_case(p2p_truncate.return ARGS

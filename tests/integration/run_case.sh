@@ -28,6 +28,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "run_case.sh: no command" >&2; exit 2; }
 
+# shmpirun picks a profile by the cache-line hand-off it measures between
+# the cores of ranks 0 and 1 (docs/tunables/README.md), which follows the
+# machine's state; cases take the CPU's profile unless they ask otherwise.
+export SHMPI_MEASURED_HANDOFF_NS="${SHMPI_MEASURED_HANDOFF_NS-0}"
+
 fail=0
 problem() { echo "FAIL: $*"; fail=1; }
 

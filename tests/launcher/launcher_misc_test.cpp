@@ -85,13 +85,13 @@ TEST(RankEnv, DropsForeignLauncherAndAppliesSettings) {
 
 TEST(Preflight, EffectiveTunables) {
   std::vector<std::string> env = {"SHMPI_RING_SIZE=8192"};
-  const contract::TunableDefaults intel = job_defaults("intel", env);
+  const contract::TunableDefaults intel = job_defaults("intel", env, contract::this_cpu());
   std::vector<std::pair<std::string, std::string>> none;
   EXPECT_EQ(effective_tunable("ring_size", none, env, intel), "8192");
   std::vector<std::pair<std::string, std::string>> set = {{"ring_size", "16k"}};
   EXPECT_EQ(effective_tunable("ring_size", set, env, intel), "16k");
   EXPECT_EQ(effective_tunable("eager_limit", none, env, intel), "2048");
-  EXPECT_EQ(effective_tunable("eager_limit", none, env, job_defaults("general", env)), "8192");
+  EXPECT_EQ(effective_tunable("eager_limit", none, env, job_defaults("general", env, contract::this_cpu())), "8192");
   EXPECT_NO_THROW(check_environment_tunables(env));
   std::vector<std::string> bad = {"SHMPI_RING_SIZE=3"};
   EXPECT_ANY_THROW(check_environment_tunables(bad));
@@ -116,22 +116,22 @@ TEST(Preflight, TheOldNameOfATunableIsRefused) {
 // file in the environment counts, and an unknown name stops the launch.
 TEST(Preflight, TheJobsProfileIsChosenBeforeTheStart) {
   std::vector<std::string> env = {"SHMPI_PROFILE=intel"};
-  EXPECT_EQ(job_defaults("", env).profile().name, "intel");
-  EXPECT_EQ(job_defaults("", env).reason(), "SHMPI_PROFILE=intel");
-  EXPECT_EQ(job_defaults("general", env).reason(), "--profile general");
-  EXPECT_EQ(usage_line([&] { job_defaults("epyc9", env); }),
-            "--profile epyc9: no such profile (profiles: general, intel)");
+  EXPECT_EQ(job_defaults("", env, contract::this_cpu()).profile().name, "intel");
+  EXPECT_EQ(job_defaults("", env, contract::this_cpu()).reason(), "SHMPI_PROFILE=intel");
+  EXPECT_EQ(job_defaults("general", env, contract::this_cpu()).reason(), "--profile general");
+  EXPECT_EQ(usage_line([&] { job_defaults("epyc9", env, contract::this_cpu()); }),
+            "--profile epyc9: no such profile (profiles: far, general, intel)");
   const std::string path = ::testing::TempDir() + "/preflight_test.profile";
   std::FILE* file = std::fopen(path.c_str(), "w");
   ASSERT_NE(file, nullptr);
   std::fputs("profile mine\nmatch cpu_vendor=NoSuchVendor\nset ring_size=8k\n", file);
   std::fclose(file);
   std::vector<std::string> with_file = {"SHMPI_PROFILE_FILE=" + path};
-  const contract::TunableDefaults mine = job_defaults("mine", with_file);
+  const contract::TunableDefaults mine = job_defaults("mine", with_file, contract::this_cpu());
   EXPECT_EQ(effective_tunable("ring_size", {}, with_file, mine), "8k");
-  EXPECT_NE(job_defaults("", with_file).profile().name, "mine");  // matches no CPU
+  EXPECT_NE(job_defaults("", with_file, contract::this_cpu()).profile().name, "mine");  // matches no CPU
   std::remove(path.c_str());
-  EXPECT_EQ(usage_line([&] { job_defaults("", with_file); }),
+  EXPECT_EQ(usage_line([&] { job_defaults("", with_file, contract::this_cpu()); }),
             "SHMPI_PROFILE_FILE=" + path + ": cannot read it: No such file or directory");
 }
 

@@ -58,6 +58,21 @@ TEST(BuiltinProfiles, IntelCpusTakeTheIntelProfile) {
   EXPECT_EQ(epyc.default_of(*find_tunable("eager_limit")), "8192");
 }
 
+TEST(BuiltinProfiles, AHandoffOfCoresOnDifferentDiesTakesTheFarProfileOnEpyc) {
+  const auto on_epyc = [](unsigned handoff_ns) {
+    return TunableDefaults::choose({}, CpuIdentity{"AuthenticAMD", 25, 1, handoff_ns});
+  };
+  EXPECT_EQ(on_epyc(0).profile().name, "general");   // not measured
+  EXPECT_EQ(on_epyc(28).profile().name, "general");  // hardware threads of one core
+  EXPECT_EQ(on_epyc(57).profile().name, "general");  // separate cores
+  EXPECT_EQ(on_epyc(99).profile().name, "general");
+  const TunableDefaults far = on_epyc(170);
+  EXPECT_EQ(far.profile().name, "far");
+  EXPECT_EQ(far.default_of(*find_tunable("rndv_threshold")), "4096");
+  EXPECT_EQ(far.default_of(*find_tunable("eager_limit")), "2048");
+  EXPECT_EQ(TunableDefaults::choose({}, CpuIdentity{"GenuineIntel", 6, 143, 170}).profile().name, "intel");
+}
+
 TEST(DefaultCopies, RingClaimAheadConstantsAreGeneralsDefaults) {
   EXPECT_EQ(std::to_string(btl::kClaimAheadFrom), base_default("claim_ahead_from"));
   EXPECT_EQ(std::to_string(btl::kClaimAheadUntil), base_default("claim_ahead_limit"));

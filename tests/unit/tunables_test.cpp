@@ -48,9 +48,17 @@ TEST(ProfileText, EachMistakeIsOneLineWithItsNumber) {
   EXPECT_EQ(error_of("profile a\nmatch any\nprofile b"), "test.profile line 3: a second profile line");
   EXPECT_EQ(error_of("profile a\nmatch any\nmatch any"), "test.profile line 3: a second match line");
   EXPECT_EQ(error_of("profile a\nmatch\n"),
-            "test.profile line 2: match needs 'any' or cpu_vendor=NAME, cpu_family=N, cpu_model=N");
+            "test.profile line 2: match needs 'any' or cpu_vendor=NAME, cpu_family=N, cpu_model=N, handoff_ns>=N");
   EXPECT_EQ(error_of("profile a\nmatch cpu_family=six\n"),
-            "test.profile line 2: match: 'cpu_family=six' is not cpu_vendor=NAME, cpu_family=N or cpu_model=N");
+            "test.profile line 2: match: 'cpu_family=six' is not cpu_vendor=NAME, cpu_family=N, cpu_model=N or "
+            "handoff_ns>=N");
+  EXPECT_EQ(error_of("profile a\nmatch handoff_ns>=0\n"),
+            "test.profile line 2: match: 'handoff_ns>=0' needs a bound of 1 to 999999999 ns");
+  EXPECT_EQ(error_of("profile a\nmatch handoff_ns>=fast\n"),
+            "test.profile line 2: match: 'handoff_ns>=fast' needs a bound of 1 to 999999999 ns");
+  EXPECT_EQ(error_of("profile a\nmatch handoff_ns=40\n"),
+            "test.profile line 2: match: 'handoff_ns=40' is not cpu_vendor=NAME, cpu_family=N, cpu_model=N or "
+            "handoff_ns>=N");
   EXPECT_EQ(error_of("profile a\nmatch any\nset eager_limit\n"), "test.profile line 3: set needs NAME=VALUE");
   EXPECT_EQ(error_of("profile a\nmatch any\nset nope=1\n"), "test.profile line 3: unknown tunable 'nope'");
   EXPECT_EQ(error_of("profile a\nmatch any\nset pingpong_limit=0\n"),
@@ -92,6 +100,41 @@ TEST(ProfileChoice, TheClosestMatchWinsElseGeneral) {
             "intel: this CPU matches cpu_vendor=GenuineIntel");
   EXPECT_EQ(chosen({base(), intel, spr}, kEpyc), "general: no other profile matches this CPU");
   EXPECT_EQ(chosen({base(), parsed("profile any2\nmatch any\n")}, kEpyc), "any2: this CPU matches any");
+}
+
+CpuIdentity with_handoff(CpuIdentity cpu, unsigned ns) {
+  cpu.handoff_ns = ns;
+  return cpu;
+}
+
+TEST(ProfileText, AHandoffBoundMatchesOnlyAMeasuredHandoffAtLeastThatLong) {
+  const Profile apart = parsed("profile apart\nmatch handoff_ns>=40\n");
+  EXPECT_EQ(apart.rule.text(), "handoff_ns>=40");
+  EXPECT_FALSE(apart.rule.matches(kEpyc));  // not measured
+  EXPECT_FALSE(apart.rule.matches(with_handoff(kEpyc, 39)));
+  EXPECT_TRUE(apart.rule.matches(with_handoff(kEpyc, 40)));
+  EXPECT_TRUE(apart.rule.matches(with_handoff(kXeon, 400)));
+  const Profile amd = parsed("profile amd_apart\nmatch cpu_vendor=AuthenticAMD handoff_ns>=40\n");
+  EXPECT_EQ(amd.rule.text(), "cpu_vendor=AuthenticAMD handoff_ns>=40");
+  EXPECT_TRUE(amd.rule.matches(with_handoff(kEpyc, 57)));
+  EXPECT_FALSE(amd.rule.matches(with_handoff(kXeon, 57)));
+}
+
+TEST(ProfileChoice, AMeasuredHandoffChoosesAmongProfilesThatNameNoCpu) {
+  const Profile apart = parsed("profile apart\nmatch handoff_ns>=40\n");
+  const Profile far = parsed("profile far\nmatch handoff_ns>=110\n");
+  const Profile intel = parsed("profile intel\nmatch cpu_vendor=GenuineIntel\n");
+  const std::vector<Profile> all{base(), apart, far, intel};
+  EXPECT_EQ(chosen(all, kEpyc), "general: no other profile matches this CPU");
+  EXPECT_EQ(chosen(all, with_handoff(kEpyc, 28)),
+            "general: no other profile matches this CPU (measured hand-off 28 ns)");
+  EXPECT_EQ(chosen(all, with_handoff(kEpyc, 57)), "apart: this CPU matches handoff_ns>=40 (measured hand-off 57 ns)");
+  EXPECT_EQ(chosen({base(), far, apart, intel}, with_handoff(kEpyc, 170)),
+            "far: this CPU matches handoff_ns>=110 (measured hand-off 170 ns)");
+  // A profile that names the CPU was measured for it, wherever its cores sit.
+  EXPECT_EQ(chosen(all, with_handoff(kXeon, 170)),
+            "intel: this CPU matches cpu_vendor=GenuineIntel (measured hand-off 170 ns)");
+  EXPECT_EQ(chosen(all, with_handoff(kEpyc, 170), "general"), "general: SHMPI_PROFILE=general");
 }
 
 TEST(ProfileChoice, ANamedProfileWinsAndAnUnknownNameIsAnError) {
