@@ -24,6 +24,7 @@
 #include <sched.h>
 #include <sys/types.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -276,11 +277,19 @@ class Pml {
   }
   void set_backlog(bool on) noexcept;
   // Whether a send to `dest` not started yet goes as a rendezvous offer:
-  // rendezvous-sized (unless pipelined as a reply), or its receiver is
-  // backlogged.
+  // rendezvous-sized, or its receiver is backlogged.
   bool offers(const Request& request) const noexcept {
-    return (request.length >= limits_.rndv_threshold && !request.pipelined_reply) ||
-           transport_.backlogged(request.dest);
+    return rendezvous_sized(request) || transport_.backlogged(request.dest);
+  }
+  // From rndv_threshold, unless pipelined as a reply, or its runs are too
+  // short for a single copy (run_reads.cpp streams them packed anyway) and
+  // it is below kShortRunsPipelineMax: then the rendezvous round trip buys
+  // nothing.
+  bool rendezvous_sized(const Request& request) const noexcept {
+    if (request.length < limits_.rndv_threshold || request.pipelined_reply) return false;
+    return request.length >= kShortRunsPipelineMax || request.layout == nullptr ||
+           request.layout->size / std::max<std::uint64_t>(datatype::runs_per_element(*request.layout->program), 1) >=
+               limits_.run_copy_min;
   }
 
   // Rendezvous, the receiver's side, and the route epochs (rendezvous.cpp).
@@ -350,6 +359,12 @@ class Pml {
   std::uint64_t moves_ = 0;             // see moves()
   std::vector<ControlRecord> controls_;  // control records waiting for ring space
   ReadBatch reads_;                      // made by progress()
+  // Short-run messages below this are pipelined (rendezvous_sized): osu_halo
+  // columns of 8-byte runs, 2026-12-07, on separate cores, took 4.9 us at
+  // 16 KiB pipelined against 13.7 as a streamed rendezvous, 42 against 65
+  // at 32 KiB. 128 KiB: the rendezvous threshold they were measured at
+  // before it came down to 16 KiB.
+  static constexpr std::size_t kShortRunsPipelineMax = 128 * 1024;
   RouteChooser routes_;
   std::vector<RouteEpoch> epochs_;  // by world rank
   // By world rank: our rendezvous sends whose offer it has not answered

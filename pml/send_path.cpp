@@ -176,7 +176,7 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   request.started = true;
   request.awaiting_peer = true;  // Fin, or Cts to stream
   request.offered = true;
-  if (request.length < limits_.rndv_threshold || request.pipelined_reply) ++sends_held_back_;
+  if (!rendezvous_sized(request)) ++sends_held_back_;
   ++rndv_offers_out_[request.dest];
   return true;
 }
