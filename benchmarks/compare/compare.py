@@ -398,6 +398,39 @@ def measure_floors(build, runner, rep, floors):
             floors["memcpy"].append(parse_osu(out)[1])
 
 
+# Where the two cores of a 2-core VM sit changes from one second to the
+# next (hardware threads of one core, separate cores, different dies), and
+# it decides which transport wins: a ratio that compares runs made in two
+# placements measures the VM, not the MPIs. Each run is bracketed by two
+# short hand-off timings (floor_handoff, ~10 ms); one-way us bounds below.
+PLACEMENTS = ((0.040, "one core"), (0.100, "separate cores"), (float("inf"), "different dies"))
+MOVED = "moved"
+
+
+def placement_of(us):
+    for bound, name in PLACEMENTS:
+        if us < bound:
+            return name
+    return PLACEMENTS[-1][1]
+
+
+def probe_placement(build):
+    """The placement a quick hand-off timing finds, or None."""
+    handoff = os.path.join(build, "benchmarks", "compare", "floor_handoff")
+    if not os.access(handoff, os.X_OK):
+        return None
+    status, out, _ = run([handoff, "-i", "400", "-r", "7"], 10)
+    parsed = parse_handoff(out) if status == "ok" else None
+    return placement_of(parsed[0]) if parsed else None
+
+
+def bracketed_placement(before, after):
+    """A run's placement: the one timed before and after it, else MOVED."""
+    if before is None or after is None:
+        return None
+    return before if before == after else MOVED
+
+
 def per_repeat(runs):
     """[(rep, (labels, rows))] of one (bench, impl) -> {label: {size: {rep: value}}}."""
     result = {}
@@ -501,6 +534,7 @@ def main(argv):
     started = time.monotonic()
     repeat_secs, done_repeats = [], 0
     not_granted = {}  # bench -> [impl] that refused MPI_THREAD_MULTIPLE
+    placements = {}  # bench -> impl -> rep -> placement of the run
     for rep in range(1, args.repeats + 1):
         elapsed = time.monotonic() - started
         if repeat_secs and elapsed + max(repeat_secs) > args.budget:
@@ -512,8 +546,12 @@ def main(argv):
         for r, bench, impl, cmd in jobs:
             if r != rep or impl in not_granted.get(bench, []):
                 continue
+            before = probe_placement(build)
             out = runner(f"rep {rep} osu_{bench} {IMPL_NAMES[impl]}", cmd,
                          f"osu_{bench}.{impl}.rep{rep}.txt", bench in THREAD_SUITE)
+            where = bracketed_placement(before, probe_placement(build))
+            if where is not None:
+                placements.setdefault(bench, {}).setdefault(impl, {})[rep] = where
             if out is NOT_GRANTED:
                 not_granted.setdefault(bench, []).append(impl)
                 notes.append(f"osu_{bench}: {IMPL_NAMES[impl]} did not grant "
@@ -552,6 +590,7 @@ def main(argv):
         "medians": {b: {i: medians_of(r) for i, r in by_impl.items()}
                     for b, by_impl in per_rep.items()},
         "per_repeat": per_rep,
+        "placements": placements,
         "handoff": compare_report.handoff_summary(floors["handoff"]),
         "twoline": compare_report.handoff_summary(floors["twoline"]),
         "latency_floor": latency_floor,

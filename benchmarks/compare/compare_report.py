@@ -81,15 +81,30 @@ def ratio(kind, shmpi, peer):
     return peer / shmpi if kind == "latency" else shmpi / peer
 
 
-def paired_ratio(kind, shmpi, peer):
+def paired_ratio(kind, shmpi, peer, same=None):
     """Median over the repeats both measured of ratio(kind, ...), or None.
 
     shmpi, peer: {rep: value} of one size. The MPIs of a repeat run back to
     back, so each per-repeat ratio compares them in the same machine state.
+    same: the repeats in which both runs found the cores in one placement;
+    only those count when there is any (None: every repeat counts).
     """
-    rs = [ratio(kind, v, peer[r]) for r, v in shmpi.items() if r in peer]
+    reps = [r for r in shmpi if r in peer]
+    if same is not None and any(r in same for r in reps):
+        reps = [r for r in reps if r in same]
+    rs = [ratio(kind, shmpi[r], peer[r]) for r in reps]
     rs = [r for r in rs if r is not None]
     return statistics.median(rs) if rs else None
+
+
+def same_placement(data, bench, peer):
+    """Repeats in which shmpi's and peer's runs of bench saw the cores in
+    one placement that held through each run; None when not recorded."""
+    where = data.get("placements", {}).get(bench)
+    if not where:
+        return None
+    shm, other = where.get("shmpi", {}), where.get(peer, {})
+    return {r for r, p in shm.items() if p != "moved" and other.get(r) == p}
 
 
 def size_ratio(data, bench, label, size, peer):
@@ -97,7 +112,26 @@ def size_ratio(data, bench, label, size, peer):
     by_impl = data["per_repeat"].get(bench, {})
     shm = by_impl.get("shmpi", {}).get(label, {}).get(size, {})
     other = by_impl.get(peer, {}).get(label, {}).get(size, {})
-    return paired_ratio(data["kinds"][bench], shm, other)
+    return paired_ratio(data["kinds"][bench], shm, other, same_placement(data, bench, peer))
+
+
+def placement_line(data):
+    """The header line counting the runs per placement, if recorded."""
+    counts = {}
+    for by_impl in data.get("placements", {}).values():
+        for by_rep in by_impl.values():
+            for p in by_rep.values():
+                counts[p] = counts.get(p, 0) + 1
+    if not counts:
+        return []
+    order = ["one core", "separate cores", "different dies", "moved"]
+    parts = [f"{counts[p]} {p}" for p in order if p in counts]
+    return ["- Placement of cores 0 and 1 per run (a short hand-off timing before and after "
+            "each run: under 0.04 us one core's hardware threads, under 0.1 us separate cores, "
+            "else different dies; \"moved\" when the two disagree): " + ", ".join(parts)
+            + ". This VM moves between them within seconds, and the placement decides which "
+            "transport wins, so a ratio pairs only the repeats in which both MPIs ran in one "
+            "placement (every repeat when there is none)."]
 
 
 def slug(label):
@@ -389,6 +423,7 @@ def render_report(data, plots, image_prefix):
               if t else "")
            + "; single-thread memcpy bandwidth per size in the bandwidth tables.",
            *floor_ratio_line(data),
+           *placement_line(data),
            f"- Reproduce (from the repository root): `{data['reproduce']}` "
            f"after `cmake --preset release && cmake --build build/release -j2`",
            f"- Took {data['elapsed_s']:.0f} s; load average before / after: "

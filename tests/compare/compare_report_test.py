@@ -92,5 +92,33 @@ REPORT_FIELDS = {"mpi_versions": {}, "handoff": None, "twoline": None, "latency_
                  "commands": []}
 
 
+class PlacementPairing(unittest.TestCase):
+    def test_a_ratio_pairs_only_repeats_run_in_one_placement(self):
+        shmpi = {1: 1.0, 2: 10.0, 3: 1.0}
+        peer = {1: 2.0, 2: 2.0, 3: 3.0}
+        self.assertEqual(compare_report.paired_ratio("latency", shmpi, peer), 2.0)  # 2, 0.2, 3
+        self.assertEqual(compare_report.paired_ratio("latency", shmpi, peer, {1, 3}), 2.5)
+        self.assertEqual(compare_report.paired_ratio("latency", shmpi, peer, set()), 2.0)  # none: all
+
+    def test_same_placement_needs_one_placement_that_held_through_both_runs(self):
+        data = {"placements": {"bw": {
+            "shmpi": {1: "separate cores", 2: "moved", 3: "one core", 4: "different dies"},
+            "openmpi": {1: "separate cores", 2: "moved", 3: "separate cores", 4: "different dies"}}}}
+        self.assertEqual(compare_report.same_placement(data, "bw", "openmpi"), {1, 4})
+        self.assertIsNone(compare_report.same_placement({}, "bw", "openmpi"))
+        line = compare_report.placement_line(data)[0]
+        self.assertIn("1 one core, 3 separate cores, 2 different dies, 2 moved", line)
+
+    def test_the_bounds_sort_hand_off_times_into_placements(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "compare"))
+        import compare  # noqa: E402
+        self.assertEqual(compare.placement_of(0.028), "one core")
+        self.assertEqual(compare.placement_of(0.057), "separate cores")
+        self.assertEqual(compare.placement_of(0.166), "different dies")
+        self.assertEqual(compare.bracketed_placement("one core", "one core"), "one core")
+        self.assertEqual(compare.bracketed_placement("one core", "different dies"), "moved")
+        self.assertIsNone(compare.bracketed_placement(None, "one core"))
+
+
 if __name__ == "__main__":
     unittest.main()
