@@ -196,6 +196,16 @@ void ShmCollectives::allreduce(Context& context, const Communicator& comm, const
   combine(context, comm, stamp, slot, recv, reduction, kCall);
 }
 
+void ShmCollectives::read_others(Context& context, const Communicator& comm, std::uint64_t stamp, const Blocks& recv,
+                                 std::size_t offset, const char* call) {
+  for (std::int32_t peer = 0; peer < comm.size; ++peer) {
+    if (peer == comm.rank) continue;
+    btl::CollectiveSlot& theirs = await(context, comm, peer, stamp, call);
+    unpack_block(recv, static_cast<std::size_t>(peer), theirs.data + offset);
+    release(comm, peer, theirs);
+  }
+}
+
 void ShmCollectives::allgather(Context& context, const Communicator& comm, const void* send, std::size_t bytes,
                                const Blocks& recv) {
   constexpr const char* kCall = "MPI_Allgather";
@@ -208,12 +218,7 @@ void ShmCollectives::allgather(Context& context, const Communicator& comm, const
     copy(slot.data, send, bytes);
   publish(slot, stamp, static_cast<std::uint32_t>(comm.size - 1), bytes, comm.world_ranks);
   if (send != nullptr) unpack_block(recv, me, static_cast<const std::byte*>(send));
-  for (std::int32_t peer = 0; peer < comm.size; ++peer) {
-    if (peer == comm.rank) continue;
-    btl::CollectiveSlot& theirs = await(context, comm, peer, stamp, kCall);
-    unpack_block(recv, static_cast<std::size_t>(peer), theirs.data);
-    release(comm, peer, theirs);
-  }
+  read_others(context, comm, stamp, recv, 0, kCall);
 }
 
 void ShmCollectives::gather(Context& context, const Communicator& comm, const void* send, std::size_t bytes,
@@ -228,12 +233,7 @@ void ShmCollectives::gather(Context& context, const Communicator& comm, const vo
     return;
   }
   if (send != nullptr) unpack_block(recv, static_cast<std::size_t>(root), static_cast<const std::byte*>(send));
-  for (std::int32_t peer = 0; peer < comm.size; ++peer) {
-    if (peer == root) continue;
-    btl::CollectiveSlot& theirs = await(context, comm, peer, stamp, kCall);
-    unpack_block(recv, static_cast<std::size_t>(peer), theirs.data);
-    release(comm, peer, theirs);
-  }
+  read_others(context, comm, stamp, recv, 0, kCall);
 }
 
 void ShmCollectives::alltoall(Context& context, const Communicator& comm, const Blocks& send, const Blocks& recv) {
@@ -248,12 +248,7 @@ void ShmCollectives::alltoall(Context& context, const Communicator& comm, const 
   // this call returns), so MPI_IN_PLACE needs no copy aside.
   publish(slot, stamp, static_cast<std::uint32_t>(n - 1), n * each, comm.world_ranks);
   unpack_block(recv, me, slot.data + me * each);
-  for (std::int32_t peer = 0; peer < comm.size; ++peer) {
-    if (peer == comm.rank) continue;
-    btl::CollectiveSlot& theirs = await(context, comm, peer, stamp, kCall);
-    unpack_block(recv, static_cast<std::size_t>(peer), theirs.data + me * each);
-    release(comm, peer, theirs);
-  }
+  read_others(context, comm, stamp, recv, me * each, kCall);
 }
 
 }  // namespace shmpi::runtime

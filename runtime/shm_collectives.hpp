@@ -122,6 +122,10 @@ class ShmCollectives {
   // `stamp` (ours in `own`); releases the others' slots.
   void combine(Context& context, const Communicator& comm, std::uint64_t stamp, btl::CollectiveSlot& own, void* recv,
                const Reduction& reduction, const char* call);
+  // Block `peer` of `recv` from `offset` in each other member's slot
+  // published under `stamp`, as each is published; releases them.
+  void read_others(Context& context, const Communicator& comm, std::uint64_t stamp, const Blocks& recv,
+                   std::size_t offset, const char* call);
 
   btl::Transport& transport_;
   std::size_t limit_;
