@@ -49,6 +49,12 @@ Program wrap_loop(std::uint64_t count, Offset stride, const Program& body);
 // different ops that happen to touch counted apart).
 std::uint64_t runs_per_element(const Program& program) noexcept;
 
+// Mean bytes of one run of `program` (its size when it makes no run).
+inline std::uint64_t mean_run(const Program& program) noexcept {
+  const std::uint64_t runs = runs_per_element(program);
+  return runs == 0 ? program.size : program.size / runs;
+}
+
 // Appends `more`, shifted by `shift` bytes, to `program`; a run that starts
 // where the previous one ends is merged into it.
 void append_ops(Program& program, const Program& more, Offset shift);

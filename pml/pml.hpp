@@ -24,7 +24,6 @@
 #include <sched.h>
 #include <sys/types.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -288,8 +287,7 @@ class Pml {
   bool rendezvous_sized(const Request& request) const noexcept {
     if (request.length < limits_.rndv_threshold || request.pipelined_reply) return false;
     return request.length >= kShortRunsPipelineMax || request.layout == nullptr ||
-           request.layout->size / std::max<std::uint64_t>(datatype::runs_per_element(*request.layout->program), 1) >=
-               limits_.run_copy_min;
+           datatype::mean_run(*request.layout->program) >= limits_.run_copy_min;
   }
 
   // Rendezvous, the receiver's side, and the route epochs (rendezvous.cpp).

@@ -33,12 +33,6 @@ void one_run(Side& side, std::uint64_t origin, std::uint64_t bytes) {
   side.origin = origin;
 }
 
-// Mean bytes of one run of `side`.
-std::uint64_t mean_run(const Side& side) noexcept {
-  const std::uint64_t runs = datatype::runs_per_element(*side.layout);
-  return runs == 0 ? side.layout->size : side.layout->size / runs;
-}
-
 void runs_of(Side& side, const RunLayout& layout) noexcept {
   side.layout = layout.program;
   side.count = layout.count;
@@ -98,7 +92,8 @@ bool Pml::read_runs(Request& request, std::uint32_t peer, bool sender_runs) noex
   }
   // Short runs are streamed (packed by the sender, unpacked by us): a
   // single copy walks the pages of every run (docs/tunables/run_copy_min.md).
-  if (!self && std::min(mean_run(mine), mean_run(theirs)) < limits_.run_copy_min) return false;
+  if (!self && std::min(datatype::mean_run(*mine.layout), datatype::mean_run(*theirs.layout)) < limits_.run_copy_min)
+    return false;
   datatype::Cursor local(*mine.layout, mine.count, mine.extent);
   datatype::Cursor remote(*theirs.layout, theirs.count, theirs.extent);
   const auto pairs = std::make_unique<datatype::RunPairs>();  // 32 KiB: not on a user thread's stack
