@@ -32,7 +32,7 @@ LaunchPlan prepare_launch(Options options, std::span<const std::string> environm
     return rank < bound.size() && bound[rank].cpus.size() == 1 ? bound[rank].cpus[0] : -1;
   };
   const contract::CpuIdentity cpu =
-      cpu_for_job(environment, !named_profile(options.profile, environment).empty(), only_cpu(0), only_cpu(1));
+      cpu_for_job(environment, !profile_request(options.profile, environment).name.empty(), only_cpu(0), only_cpu(1));
   const contract::TunableDefaults defaults = job_defaults(options.profile, environment, cpu);
   auto bytes = [&](const char* name) {
     return contract::parse_bytes(effective_tunable(name, options.tunables, environment, defaults)).value_or(0);

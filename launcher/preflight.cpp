@@ -76,20 +76,19 @@ void check_environment_tunables(std::span<const std::string> environment) {
   }
 }
 
-std::string named_profile(const std::string& profile_option, std::span<const std::string> environment) {
-  if (!profile_option.empty()) return profile_option;
-  const char* named = environment_value(environment, contract::kProfileEnv);
-  return named != nullptr ? named : "";
-}
-
-contract::TunableDefaults job_defaults(const std::string& profile_option, std::span<const std::string> environment,
-                                       const contract::CpuIdentity& cpu) {
+contract::ProfileRequest profile_request(const std::string& profile_option, std::span<const std::string> environment) {
   contract::ProfileRequest request{profile_option, "--profile ", ""};
   const char* named = environment_value(environment, contract::kProfileEnv);
   if (profile_option.empty() && named != nullptr) request = {named, std::string(contract::kProfileEnv) + "=", ""};
   const char* file = environment_value(environment, contract::kProfileFileEnv);
   if (file != nullptr) request.file = file;
-  contract::TunableDefaults defaults = contract::TunableDefaults::choose(request, cpu);
+  return request;
+}
+
+contract::TunableDefaults job_defaults(const std::string& profile_option, std::span<const std::string> environment,
+                                       const contract::CpuIdentity& cpu) {
+  contract::TunableDefaults defaults =
+      contract::TunableDefaults::choose(profile_request(profile_option, environment), cpu);
   if (!defaults.error().empty()) throw usage_error(defaults.error());
   return defaults;
 }

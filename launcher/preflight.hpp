@@ -25,12 +25,14 @@ const char* environment_value(std::span<const std::string> environment, const st
 // and refuses a tunable's old name.
 void check_environment_tunables(std::span<const std::string> environment);
 
-// The profile the user named: `profile_option` (--profile), else
-// SHMPI_PROFILE in `environment`; empty when none.
-std::string named_profile(const std::string& profile_option, std::span<const std::string> environment);
+// What the user asked for: the profile named by `profile_option`
+// (--profile; empty: none), else by SHMPI_PROFILE in `environment` (name
+// empty when neither), and SHMPI_PROFILE_FILE's profile to consider.
+contract::ProfileRequest profile_request(const std::string& profile_option, std::span<const std::string> environment);
 
-// The defaults the ranks will take: the profile named_profile() gives, else
-// the one chosen for `cpu`, among the built-in ones and SHMPI_PROFILE_FILE's.
+// The defaults the ranks will take: the profile profile_request() names,
+// else the one chosen for `cpu`, among the built-in ones and
+// SHMPI_PROFILE_FILE's.
 // Throws a usage line when that profile does not exist or its file is bad.
 contract::TunableDefaults job_defaults(const std::string& profile_option, std::span<const std::string> environment,
                                        const contract::CpuIdentity& cpu);
