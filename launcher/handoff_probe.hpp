@@ -15,7 +15,7 @@ namespace shmpi::launcher {
 
 // The one-way hand-off in ns (at least 1), timed by two processes pinned
 // to `cpu_a` and `cpu_b` ping-ponging one line in a shared page; the median
-// of a few short batches, so a preempted batch does not count. About 2 ms (at most about
+// of a few short batches, so a preempted batch does not count. About 1 ms (at most about
 // 50 ms on busy CPUs). nullopt when a process cannot be pinned, or not one
 // batch completes in 10 s.
 std::optional<unsigned> measure_handoff_ns(int cpu_a, int cpu_b);
