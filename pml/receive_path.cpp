@@ -204,9 +204,16 @@ void Pml::on_fragment(std::uint32_t peer, std::span<const std::byte> payload) no
   in = Incoming{};
 }
 
+// A probe looks at the messages already received before it progresses: a
+// match there is earlier than anything from its source still in a channel,
+// and a progress round that finds nothing hands a box line just delivered
+// back to its writer, so the reply to a probed message would take the ring.
 bool Pml::probe(const Envelope& want, ProbeResult& result) noexcept {
-  progress();
   const UnexpectedMsg* found = unexpected_.find(want);
+  if (found == nullptr) {
+    progress();
+    found = unexpected_.find(want);
+  }
   if (found == nullptr) return false;
   const auto& message = static_cast<const Unexpected&>(*found);
   result = ProbeResult{message.env.source, message.env.tag, message.length};
@@ -214,8 +221,11 @@ bool Pml::probe(const Envelope& want, ProbeResult& result) noexcept {
 }
 
 Unexpected* Pml::take_message(const Envelope& want, ProbeResult& result) noexcept {
-  progress();
   UnexpectedMsg* found = unexpected_.take(want);
+  if (found == nullptr) {
+    progress();
+    found = unexpected_.take(want);
+  }
   if (found == nullptr) return nullptr;
   auto& message = static_cast<Unexpected&>(*found);
   result = ProbeResult{message.env.source, message.env.tag, message.length};
