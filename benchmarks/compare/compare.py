@@ -69,6 +69,11 @@ THREAD_SUITE = ["latency_mt", "mt_msg_rate"]
 BENCHMARKS["latency@multiple"] = ("two", ["-m", "0:4096", "-L", "multiple"], "latency")
 BENCHMARKS["bw@multiple"] = ("two", ["-m", "65536:4194304", "-L", "multiple"], "bandwidth")
 LEVEL_SUITE = ["latency@multiple", "bw@multiple"]
+# The receiver learns each message's size from a probe: MPI_Recv, MPI_Probe +
+# MPI_Recv and MPI_Mprobe + MPI_Mrecv (the thread-safe way) in turn, at
+# MPI_THREAD_MULTIPLE. Part of `--bench threads`.
+BENCHMARKS["latency_mprobe"] = ("two", ["-m", "0:65536", "-L", "multiple"], "latency")
+PROBE_SUITE = ["latency_mprobe"]
 # What the _mt programs print (osu_common.c) when MULTIPLE is not granted:
 # that MPI gets "n/a" in their tables instead of a failed run.
 NOT_GRANTED = "MPI_THREAD_MULTIPLE not granted"
@@ -172,7 +177,7 @@ def parse_args(argv):
     if a.suite == ["collectives"]:
         a.suite = COLLECTIVE_SUITE
     if a.suite == ["threads"]:
-        a.suite = THREAD_SUITE + LEVEL_SUITE
+        a.suite = THREAD_SUITE + LEVEL_SUITE + PROBE_SUITE
     if a.suite == ["network"]:
         a.suite = NETWORK_SUITE
     if a.suite == ["datatypes"]:

@@ -17,7 +17,7 @@ import statistics
 import subprocess
 import sys
 
-import request_reuse  # sibling module: persistent against nonblocking
+import column_pairs  # sibling module: two columns within each MPI
 
 NAMES = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
 PEERS = ["openmpi", "mpich"]
@@ -471,7 +471,7 @@ def render_report(data, plots, image_prefix):
             out += [f"{label}; × = median of per-repeat {direction} "
                     "(> 1: shmpi faster)", ""]
             out += table(data, bench, label) + [""]
-        out += request_reuse.table(data, bench, labels, NAMES, fmt_size, fmt)
+        out += column_pairs.table(data, bench, labels, NAMES, fmt_size, fmt)
         if bench == "match_lat":
             out += match_tables(data)
         for (b, label), png in plots.items():

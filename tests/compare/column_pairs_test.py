@@ -1,11 +1,11 @@
-"""Unit tests of the persistent-against-nonblocking table (no MPI)."""
+"""Unit tests of the within-MPI column-pair tables (no MPI)."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "compare"))
 import compare_report  # noqa: E402
-import request_reuse  # noqa: E402
+import column_pairs  # noqa: E402
 
 
 def data_of(kind, shmpi, openmpi):
@@ -15,7 +15,7 @@ def data_of(kind, shmpi, openmpi):
 
 
 def table(data, labels):
-    return request_reuse.table(data, "b", labels, compare_report.NAMES,
+    return column_pairs.table(data, "b", labels, compare_report.NAMES,
                                compare_report.fmt_size, compare_report.fmt)
 
 
@@ -44,6 +44,18 @@ class PersistentTable(unittest.TestCase):
         shm = {"Nonblocking (us)": {8: {1: 2.0}}, "Persistent (us)": {8: {2: 1.0}}}
         ompi = {"Nonblocking (us)": {8: {1: 0.0}}, "Persistent (us)": {8: {1: 1.0}}}
         self.assertIn("| 8 B | – | – |", table(data_of("latency", shm, ompi), self.LAT))
+
+
+class MprobeTable(unittest.TestCase):
+    LAT = ["Recv (us)", "Probe+Recv (us)", "Mprobe+Mrecv (us)"]
+
+    def test_gain_is_probe_recv_over_mprobe_mrecv_time(self):
+        shm = {"Recv (us)": {0: {1: 0.1}}, "Probe+Recv (us)": {0: {1: 0.3}},
+               "Mprobe+Mrecv (us)": {0: {1: 0.2}}}
+        lines = table(data_of("latency", shm, shm), self.LAT)
+        self.assertIn("| 0 B | 1.50 | 1.50 |", lines)
+        self.assertTrue(lines[0].startswith("Mprobe+Mrecv against Probe+Recv within each MPI"))
+        self.assertIn("probe+recv/mprobe+mrecv time", lines[0])
 
 
 if __name__ == "__main__":

@@ -17,6 +17,15 @@ if(SHMPI_BUILD_BENCHMARKS)  # the targets are defined later, in benchmarks/osu
   shmpi_case(osu_latency.bad_level ARGS
     --rc-nonzero --match "^osu_latency: -L must be single or multiple, got 'often'$" --
     ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_latency> -L often)
-  set_tests_properties(osu_latency_mt.np2 osu_mt_msg_rate.np2 osu_latency.multiple PROPERTIES
+  # Probe+Recv and Mprobe+Mrecv at MPI_THREAD_MULTIPLE across the eager,
+  # pipelined and rendezvous sizes; a probed count other than the sent one
+  # aborts the run.
+  shmpi_case(osu_latency_mprobe.multiple ARGS
+    --count "^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" 18
+    --match "Recv \\(us\\) +Probe\\+Recv \\(us\\) +Mprobe\\+Mrecv \\(us\\)"
+    --match "^# \\[ thread level: MPI_THREAD_MULTIPLE, one thread \\]$" --no-match "FAIL|not granted" --
+    ${SHMPI_RUN} -n 2 $<TARGET_FILE:osu_latency_mprobe> -m 0:65536 -i 20 -x 2 -L multiple)
+  set_tests_properties(osu_latency_mt.np2 osu_mt_msg_rate.np2 osu_latency.multiple
+    osu_latency_mprobe.multiple PROPERTIES
     LABELS "threads;integration")
 endif()
