@@ -77,6 +77,18 @@ class ChannelReader {
     return box_.deliver_if(accept, ring_consumed_);
   }
 
+  // Offers the next ring record to accept() as deliver_boxed_if() does the
+  // box record, unless a box record comes before it. The box is looked at
+  // after the ring record's acquire load, as drain() does, so a box record
+  // committed before it is visible by then.
+  template <class Accept>
+  bool deliver_ring_if(Accept&& accept) {
+    auto in_order = [&](std::span<const std::byte> body) { return !box_.due(ring_consumed_) && accept(body); };
+    if (!ring_.deliver_if(in_order)) return false;
+    ++ring_consumed_;
+    return true;
+  }
+
   // Hands up to `max` ring records, and any box record in its place among
   // them, to on_record(std::span<const std::byte> body), in commit order.
   template <class OnRecord>

@@ -146,6 +146,12 @@ class BoxReader {
     return true;
   }
 
+  // Whether a record waits whose turn comes once `ring_consumed` ring
+  // records from the peer have been delivered.
+  bool due(std::uint32_t ring_consumed) const noexcept {
+    return end_ != nullptr && waiting(box_detail::load(end_->line->state)) && end_->line->ring_before == ring_consumed;
+  }
+
   // Delivers the waiting record, if any and if `ring_consumed` ring records
   // from the peer have been delivered before it. True if delivered.
   template <class OnRecord>

@@ -280,6 +280,26 @@ class RingReader {
     return n;
   }
 
+  // Offers the next record, if one is ready, to
+  // accept(std::span<const std::byte> body), which runs after the record's
+  // acquire load; the record is consumed (and the tail published) only if
+  // accept() returns true. A wrap in front of it is passed either way.
+  template <class Accept>
+  bool deliver_if(Accept& accept) noexcept {
+    std::uint32_t word = word_at(tail_);
+    if ((word & kStampMask) == 0) return false;
+    if (word >> kLengthShift == kWrapLength) {
+      tail_ += size_ - (tail_ & (size_ - 1));
+      word = word_at(tail_);
+      if ((word & kStampMask) == 0) return false;
+    }
+    const std::uint32_t length = word >> kLengthShift;
+    if (!accept(std::span<const std::byte>(cells_ + (tail_ & (size_ - 1)) + kRecordHeaderBytes, length))) return false;
+    tail_ += record_bytes(length);
+    publish_tail();
+    return true;
+  }
+
  private:
   std::uint32_t word_at(std::uint64_t position) const noexcept {
     auto* header = reinterpret_cast<RecordHeader*>(cells_ + (position & (size_ - 1)));

@@ -37,29 +37,42 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
 
 // Watches the peer's fast box (btl/fast_box.hpp), where a message of one
 // small record arrives, for up to kBoxedSpins polls, and copies a matching
-// one straight out of it. A rank whose policy is not to spin (ranks
-// outnumber cores) does not watch: it would keep the sender off the core.
+// one straight out of it; an eager message in the ring, when it is the
+// pair's next record, is copied straight out of the ring the same way
+// (not posted, then matched by a progress round). A rank whose policy is
+// not to spin (ranks outnumber cores) does not watch: it would keep the
+// sender off the core.
 bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
                           Status& status) noexcept {
   const Envelope want = load_envelope(want_in);
   if (wait_.spins_before_yield == 0 || remote_[peer] != 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
       !reads_.empty() || unexpected_.find(want) != nullptr)
     return false;
-  auto accept = [&](std::span<const std::byte> body) noexcept {
+  // Takes the record if it is a whole eager message for this receive.
+  auto take = [&](std::span<const std::byte> body, auto copy) noexcept {
     MatchPrefix prefix;
     std::memcpy(&prefix, body.data(), kPrefixBytes);
     const std::span<const std::byte> payload = body.subspan(kPrefixBytes);
     const Envelope envelope{prefix.context, prefix.source, prefix.tag};
     if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || !matches(want, envelope) || payload.size() > capacity)
       return false;
-    static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
-    btl::copy_small(buffer, payload.data(), payload.size());
+    copy(payload);
     sent_since_heard_[peer] = 0;
     next_sequence_in(peer);
     status.source = envelope.source;
     status.tag = envelope.tag;
     status.bytes = payload.size();
     return true;
+  };
+  auto accept = [&](std::span<const std::byte> body) noexcept {
+    static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
+    return take(body,
+                [&](std::span<const std::byte> payload) { btl::copy_small(buffer, payload.data(), payload.size()); });
+  };
+  auto accept_from_ring = [&](std::span<const std::byte> body) noexcept {
+    return take(body, [&](std::span<const std::byte> payload) {
+      if (!payload.empty()) std::memcpy(buffer, payload.data(), payload.size());
+    });
   };
   btl::ChannelReader& channel = transport_.reader(peer);
   for (std::uint32_t spin = 0; spin < kBoxedSpins; ++spin) {
@@ -68,7 +81,8 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buf
     // usual way. So does the box record arriving just after the poll above,
     // unless it is offered once more: without that second offer 13-23% of
     // 0-byte receives fell back to the posted path (osu_latency, 0 bytes).
-    if (channel.ready() || (spin % 16 == 15 && transport_.any_ready())) return channel.deliver_boxed_if(accept);
+    if (channel.ready() || (spin % 16 == 15 && transport_.any_ready()))
+      return channel.deliver_boxed_if(accept) || channel.deliver_ring_if(accept_from_ring);
     pace(spin);
   }
   return false;

@@ -146,6 +146,61 @@ TEST(Channel, BoxMessageWaitsForRingRecordsCommittedBeforeIt) {
   EXPECT_EQ(got[1].value, 3U);
 }
 
+// deliver_ring_if(): offers the ring's next record, consumed only if
+// accepted, and never one a box record was committed before.
+TEST(Channel, RingRecordIsTakenOnlyWhenAcceptedAndInItsTurn) {
+  TestChannel c(4096);
+  std::vector<Got> taken;
+  bool take = false;
+  auto accept = [&](std::span<const std::byte> body) {
+    if (take) taken.push_back(read_record(body));
+    return take;
+  };
+  EXPECT_FALSE(c.reader.deliver_ring_if(accept));  // nothing there
+  ASSERT_TRUE(push(c.writer, 7, 100));             // ring
+  EXPECT_FALSE(c.reader.deliver_ring_if(accept));  // refused: stays
+  take = true;
+  ASSERT_TRUE(c.reader.deliver_ring_if(accept));
+  ASSERT_EQ(taken.size(), 1U);
+  EXPECT_TRUE(taken[0].value == 7U && taken[0].bytes == 100U && taken[0].intact);
+  EXPECT_TRUE(drain(c.reader).empty());
+  // A box record, then a ring record: the ring one is not next.
+  ASSERT_TRUE(push(c.writer, 8, 4));    // box
+  ASSERT_TRUE(push(c.writer, 9, 100));  // ring
+  EXPECT_FALSE(c.reader.deliver_ring_if(accept));
+  EXPECT_EQ(taken.size(), 1U);
+  const std::vector<Got> rest = drain(c.reader);
+  ASSERT_EQ(rest.size(), 2U);
+  EXPECT_EQ(rest[0].value, 8U);
+  EXPECT_EQ(rest[1].value, 9U);
+  // A ring record taken directly counts for the box records after it.
+  ASSERT_TRUE(push(c.writer, 10, 100));  // ring
+  ASSERT_TRUE(push(c.writer, 11, 4));    // box, after ring record 10
+  ASSERT_TRUE(c.reader.deliver_ring_if(accept));
+  const std::vector<Got> box = drain(c.reader);
+  ASSERT_EQ(box.size(), 1U);
+  EXPECT_EQ(box[0].value, 11U);
+}
+
+// Records taken one by one through deliver_ring_if() across many laps,
+// wraps included, come out whole and in order.
+TEST(Channel, RingRecordsTakenOneByOneSurviveWraps) {
+  TestChannel c(1024);
+  std::uint32_t expect = 0;
+  auto accept = [&](std::span<const std::byte> body) {
+    const Got g = read_record(body);
+    EXPECT_TRUE(g.intact);
+    EXPECT_EQ(g.value, expect);
+    ++expect;
+    return true;
+  };
+  for (std::uint32_t i = 0; i < 2000; ++i) {
+    ASSERT_TRUE(push(c.writer, i, kBoxBody + 1 + (i * 37) % 190));  // never box-sized
+    ASSERT_TRUE(c.reader.deliver_ring_if(accept)) << i;
+  }
+  EXPECT_EQ(expect, 2000U);
+}
+
 TEST(Channel, EachIdlePollHandsTheLineBackForTheNextRecord) {
   TestChannel c(4096);
   std::uint32_t seen = 0;
