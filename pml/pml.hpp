@@ -141,6 +141,10 @@ class Pml {
   // or nothing does (the caller then start_recv()s and waits).
   bool try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
                        Status& status) noexcept;
+  // The same into the runs of a derived datatype (`capacity` packed bytes;
+  // only where moves_runs() says so).
+  bool try_receive_now(std::uint32_t peer, const Envelope& want, const RunLayout& runs, std::size_t capacity,
+                       Status& status) noexcept;
 
   // --- Probes.
 
@@ -298,6 +302,11 @@ class Pml {
   void on_rndv_fragment(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
   void finish_read(Request& request, bool done) noexcept;
   void finish_rendezvous(Request& request) noexcept;
+  // try_receive_now's body: `copy(payload, in_box)` writes a taken message's
+  // bytes where the receive wants them.
+  template <class Copy>
+  bool receive_now(std::uint32_t peer, const Envelope& want, std::size_t capacity, Status& status,
+                   Copy&& copy) noexcept;
   // try_send_eager_now's body: `fill(payload)` writes the record's bytes.
   template <class Fill>
   bool try_eager_now(std::uint32_t dest, const Envelope& envelope, std::size_t bytes, Fill&& fill) noexcept;

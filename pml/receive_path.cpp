@@ -42,21 +42,22 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
 // (not posted, then matched by a progress round). A rank whose policy is
 // not to spin (ranks outnumber cores) does not watch: it would keep the
 // sender off the core.
-bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buffer, std::size_t capacity,
-                          Status& status) noexcept {
+template <class Copy>
+bool Pml::receive_now(std::uint32_t peer, const Envelope& want_in, std::size_t capacity, Status& status,
+                      Copy&& copy) noexcept {
   const Envelope want = load_envelope(want_in);
   if (wait_.spins_before_yield == 0 || remote_[peer] != 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
       !reads_.empty() || unexpected_.find(want) != nullptr)
     return false;
   // Takes the record if it is a whole eager message for this receive.
-  auto take = [&](std::span<const std::byte> body, auto copy) noexcept {
+  auto take = [&](std::span<const std::byte> body, bool in_box) noexcept {
     MatchPrefix prefix;
     std::memcpy(&prefix, body.data(), kPrefixBytes);
     const std::span<const std::byte> payload = body.subspan(kPrefixBytes);
     const Envelope envelope{prefix.context, prefix.source, prefix.tag};
     if (prefix.kind != RecordKind::Eager || prefix.flags != 0 || !matches(want, envelope) || payload.size() > capacity)
       return false;
-    copy(payload);
+    copy(payload, in_box);
     sent_since_heard_[peer] = 0;
     next_sequence_in(peer);
     status.source = envelope.source;
@@ -64,16 +65,8 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buf
     status.bytes = payload.size();
     return true;
   };
-  auto accept = [&](std::span<const std::byte> body) noexcept {
-    static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
-    return take(body,
-                [&](std::span<const std::byte> payload) { btl::copy_small(buffer, payload.data(), payload.size()); });
-  };
-  auto accept_from_ring = [&](std::span<const std::byte> body) noexcept {
-    return take(body, [&](std::span<const std::byte> payload) {
-      if (!payload.empty()) std::memcpy(buffer, payload.data(), payload.size());
-    });
-  };
+  auto accept = [&](std::span<const std::byte> body) noexcept { return take(body, true); };
+  auto accept_from_ring = [&](std::span<const std::byte> body) noexcept { return take(body, false); };
   btl::ChannelReader& channel = transport_.reader(peer);
   for (std::uint32_t spin = 0; spin < kBoxedSpins; ++spin) {
     if (channel.deliver_boxed_if(accept)) return true;
@@ -86,6 +79,25 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want_in, void* buf
     pace(spin);
   }
   return false;
+}
+
+bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
+                          Status& status) noexcept {
+  return receive_now(peer, want, capacity, status, [&](std::span<const std::byte> payload, bool in_box) {
+    static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
+    if (in_box) {
+      btl::copy_small(buffer, payload.data(), payload.size());
+    } else if (!payload.empty()) {
+      std::memcpy(buffer, payload.data(), payload.size());
+    }
+  });
+}
+
+bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want, const RunLayout& runs, std::size_t capacity,
+                          Status& status) noexcept {
+  return receive_now(peer, want, capacity, status, [&](std::span<const std::byte> payload, bool /*in_box*/) {
+    scatter_into(runs, capacity, 0, payload);
+  });
 }
 
 void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity,

@@ -39,6 +39,12 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     // MPI_THREAD_MULTIPLE another thread may free the datatype meanwhile.
     const shmpi::datatype::TypeRef layout = context.datatypes().layout(t.packed_type);
     const shmpi::pml::RunLayout runs = runs_of(*layout, t, buf);
+    shmpi::pml::Status at_once;
+    if (t.peer != MPI_ANY_SOURCE &&
+        context.pml().try_receive_now(t.comm->world_rank(t.peer), want, runs, t.bytes, at_once)) {
+      fill_status(status, at_once, MPI_SUCCESS);
+      return MPI_SUCCESS;
+    }
     shmpi::pml::Request request;
     context.pml().start_recv(request, want, buf, t.bytes, &runs);
     return finish_recv(context, call, t, request, status);

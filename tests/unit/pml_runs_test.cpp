@@ -2,7 +2,8 @@
 // receives move without packing, one copy between the two sides' runs, in
 // all four combinations when runs are long; short runs and refused copies
 // are packed by the sender fragment by fragment;
-// eager and pipelined payloads are unpacked straight from the ring.
+// eager and pipelined payloads are unpacked straight from the ring (by a
+// blocking receive's fast path too).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -125,6 +126,24 @@ TEST(PmlRuns, EagerAndPipelinedPayloadsLandInTheRuns) {
   for (const std::size_t bytes : {std::size_t{8}, std::size_t{1000}, std::size_t{12000}, std::size_t{48000}}) {
     const auto stream = test_job::pattern(bytes, static_cast<unsigned>(bytes));
     exchange(job, {false, true}, stream);
+  }
+}
+
+// A blocking receive's fast path (Pml::try_receive_now) scatters an eager
+// message from the box or the ring straight into the runs, gaps untouched.
+TEST(PmlRuns, ReceiveNowScattersAnEagerMessageIntoTheRuns) {
+  TwoRanks job;
+  for (const std::size_t bytes : {std::size_t{16}, std::size_t{1000}, std::size_t{4000}}) {
+    const auto stream = test_job::pattern(bytes, static_cast<unsigned>(bytes) + 1);
+    Column to(bytes / 8);
+    const RunLayout layout = to.layout();
+    Request send;
+    job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, stream.data(), stream.size());
+    Status status;
+    ASSERT_TRUE(job.p1->try_receive_now(0, Envelope{kCtx, 0, 6}, layout, bytes, status)) << bytes;
+    EXPECT_EQ(status.bytes, bytes);
+    EXPECT_EQ(job.p1->unexpected_count(), 0U);
+    expect_column(to, stream);
   }
 }
 
