@@ -145,6 +145,11 @@ class Pml {
   // only where moves_runs() says so).
   bool try_receive_now(std::uint32_t peer, const Envelope& want, const RunLayout& runs, std::size_t capacity,
                        Status& status) noexcept;
+  // The same for a receive started earlier (MPI_Irecv or a persistent
+  // MPI_Start, then a wait) from world rank `peer`, when it is the only
+  // receive posted: a message taken now completes it, and it leaves the
+  // posted queue. True if it completed.
+  bool try_finish_now(Request& request, std::uint32_t peer) noexcept;
 
   // --- Probes.
 
@@ -304,8 +309,9 @@ class Pml {
   void finish_rendezvous(Request& request) noexcept;
   // try_receive_now's body: `copy(payload, in_box)` writes a taken message's
   // bytes where the receive wants them.
+  // `posted`: receives posted (0, or 1 for try_finish_now's own).
   template <class Copy>
-  bool receive_now(std::uint32_t peer, const Envelope& want, std::size_t capacity, Status& status,
+  bool receive_now(std::uint32_t peer, const Envelope& want, std::size_t capacity, std::size_t posted, Status& status,
                    Copy&& copy) noexcept;
   // try_send_eager_now's body: `fill(payload)` writes the record's bytes.
   template <class Fill>

@@ -43,11 +43,11 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
 // not to spin (ranks outnumber cores) does not watch: it would keep the
 // sender off the core.
 template <class Copy>
-bool Pml::receive_now(std::uint32_t peer, const Envelope& want_in, std::size_t capacity, Status& status,
-                      Copy&& copy) noexcept {
+bool Pml::receive_now(std::uint32_t peer, const Envelope& want_in, std::size_t capacity, std::size_t posted,
+                      Status& status, Copy&& copy) noexcept {
   const Envelope want = load_envelope(want_in);
-  if (wait_.spins_before_yield == 0 || remote_[peer] != 0 || !posted_.empty() || queued_sends_ != 0 || !controls_.empty() ||
-      !reads_.empty() || unexpected_.find(want) != nullptr)
+  if (wait_.spins_before_yield == 0 || remote_[peer] != 0 || posted_.size() != posted || queued_sends_ != 0 ||
+      !controls_.empty() || !reads_.empty() || unexpected_.find(want) != nullptr)
     return false;
   // Takes the record if it is a whole eager message for this receive.
   auto take = [&](std::span<const std::byte> body, bool in_box) noexcept {
@@ -83,7 +83,7 @@ bool Pml::receive_now(std::uint32_t peer, const Envelope& want_in, std::size_t c
 
 bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer, std::size_t capacity,
                           Status& status) noexcept {
-  return receive_now(peer, want, capacity, status, [&](std::span<const std::byte> payload, bool in_box) {
+  return receive_now(peer, want, capacity, 0, status, [&](std::span<const std::byte> payload, bool in_box) {
     static_assert(btl::kBoxBody <= btl::kSmallCopyMax, "a box record fits copy_small()");
     if (in_box) {
       btl::copy_small(buffer, payload.data(), payload.size());
@@ -95,9 +95,22 @@ bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want, void* buffer
 
 bool Pml::try_receive_now(std::uint32_t peer, const Envelope& want, const RunLayout& runs, std::size_t capacity,
                           Status& status) noexcept {
-  return receive_now(peer, want, capacity, status, [&](std::span<const std::byte> payload, bool /*in_box*/) {
+  return receive_now(peer, want, capacity, 0, status, [&](std::span<const std::byte> payload, bool /*in_box*/) {
     scatter_into(runs, capacity, 0, payload);
   });
+}
+
+bool Pml::try_finish_now(Request& request, std::uint32_t peer) noexcept {
+  if (request.kind != RequestKind::Recv || request.complete || !request.queued() || request.want.source == kAnySource)
+    return false;
+  Status status;
+  if (!receive_now(peer, request.want, request.capacity, 1, status,
+                   [&](std::span<const std::byte> payload, bool /*in_box*/) { copy_into(request, 0, payload); }))
+    return false;
+  posted_.cancel(request);
+  describe(request, Envelope{request.want.context, status.source, status.tag}, status.bytes);
+  finish_receive(request);
+  return true;
 }
 
 void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::size_t capacity,

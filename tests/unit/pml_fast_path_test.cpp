@@ -205,6 +205,54 @@ TEST(PmlFastPath, SynchronousAndTruncatedMessagesTakeTheUsualPath) {
   EXPECT_EQ(t.status.sent_bytes, 40u);
 }
 
+TEST(PmlFastPath, FinishNowCompletesTheOnePostedReceive) {
+  TwoRanks job;
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{1000}}) {  // box, ring
+    auto data = pattern(bytes, static_cast<unsigned>(bytes) + 3);
+    std::vector<std::byte> got(bytes + 16);
+    Request recv, send;
+    job.p1->start_recv(recv, Envelope{kCtx, 0, 4}, got.data(), got.size());
+    job.p0->start_send(send, 1, Envelope{kCtx, 0, 4}, data.data(), data.size());
+    ASSERT_TRUE(job.p1->try_finish_now(recv, 0)) << bytes;
+    EXPECT_TRUE(recv.complete);
+    EXPECT_EQ(recv.status.result, Completion::Ok);
+    EXPECT_EQ(recv.status.bytes, bytes);
+    EXPECT_EQ(recv.status.tag, 4);
+    EXPECT_TRUE(std::equal(data.begin(), data.end(), got.begin()));
+    EXPECT_EQ(job.p1->posted_count(), 0u);
+    EXPECT_FALSE(job.p1->try_finish_now(recv, 0));  // complete: nothing to do
+  }
+}
+
+TEST(PmlFastPath, FinishNowLeavesWhatItMayNotTake) {
+  TwoRanks job;
+  int value = 7, first = 0, second = 0;
+  // Two receives posted: a message goes to the earlier one, by matching.
+  Request r1, r2, send;
+  job.p1->start_recv(r1, Envelope{kCtx, 0, 5}, &first, sizeof first);
+  job.p1->start_recv(r2, Envelope{kCtx, 0, 5}, &second, sizeof second);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 5}, &value, sizeof value);
+  EXPECT_FALSE(job.p1->try_finish_now(r2, 0));
+  job.run({&r1});
+  EXPECT_EQ(first, 7);
+  EXPECT_FALSE(r2.complete);
+  // A receive from any source, and a message larger than the buffer.
+  Request any, big_send;
+  ASSERT_TRUE(job.p1->cancel(r2));
+  job.p1->start_recv(any, Envelope{kCtx, kAnySource, 6}, &second, sizeof second);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 6}, &value, sizeof value);
+  EXPECT_FALSE(job.p1->try_finish_now(any, 0));
+  job.run({&any});
+  EXPECT_EQ(second, 7);
+  auto big = pattern(100, 1);
+  Request small;
+  job.p1->start_recv(small, Envelope{kCtx, 0, 8}, &first, sizeof first);
+  job.p0->start_send(big_send, 1, Envelope{kCtx, 0, 8}, big.data(), big.size());
+  EXPECT_FALSE(job.p1->try_finish_now(small, 0));
+  job.run({&small});
+  EXPECT_EQ(small.status.result, Completion::Truncated);
+}
+
 TEST(PmlFastPath, ReceiveNowGivesUpWhenNothingComes) {
   TwoRanks job;
   int got = 0;
