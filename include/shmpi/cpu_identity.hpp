@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "shmpi/tunable_spec.hpp"
+
 namespace shmpi::contract {
 
 struct CpuIdentity {
@@ -28,13 +30,13 @@ struct CpuIdentity {
 inline constexpr const char* kMeasuredHandoffEnv = "SHMPI_MEASURED_HANDOFF_NS";
 
 // `text` (SHMPI_MEASURED_HANDOFF_NS's value) as ns, or nullopt when it is
-// missing or not a number below a second.
+// missing or not a whole number below a second (parse_count, as every count
+// a tunable takes: no sign, no blanks).
 inline std::optional<unsigned> handoff_from_environment(const char* text = std::getenv(kMeasuredHandoffEnv)) {
-  if (text == nullptr || *text == '\0') return std::nullopt;
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (*end != '\0' || *text == '-' || value >= 1000000000UL) return std::nullopt;
-  return static_cast<unsigned>(value);
+  if (text == nullptr) return std::nullopt;
+  const std::optional<std::uint64_t> value = parse_count(text);
+  if (!value || *value >= 1000000000U) return std::nullopt;
+  return static_cast<unsigned>(*value);
 }
 
 inline CpuIdentity this_cpu() {

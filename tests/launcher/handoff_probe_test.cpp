@@ -51,8 +51,10 @@ TEST(JobCpu, NothingIsMeasuredForANamedProfileOrUnboundRanks) {
 }
 
 TEST(JobCpu, AStatedHandoffThatIsNoNumberIsAUsageError) {
-  for (const char* bad : {"SHMPI_MEASURED_HANDOFF_NS=fast", "SHMPI_MEASURED_HANDOFF_NS=-1",
-                          "SHMPI_MEASURED_HANDOFF_NS=", "SHMPI_MEASURED_HANDOFF_NS=1000000000"}) {
+  for (const char* bad :
+       {"SHMPI_MEASURED_HANDOFF_NS=fast", "SHMPI_MEASURED_HANDOFF_NS=-1",
+        "SHMPI_MEASURED_HANDOFF_NS=", "SHMPI_MEASURED_HANDOFF_NS=1000000000", "SHMPI_MEASURED_HANDOFF_NS=+5",
+        "SHMPI_MEASURED_HANDOFF_NS= 5", "SHMPI_MEASURED_HANDOFF_NS=5 "}) {
     try {
       cpu_for_job(std::vector<std::string>{bad}, false, 0, 1);
       ADD_FAILURE() << bad << " was taken";
