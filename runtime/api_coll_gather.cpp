@@ -3,6 +3,7 @@
 // through the collective slots where they serve the call,
 // runtime/shm_collectives.hpp).
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "runtime/coll_call.hpp"
@@ -61,6 +62,27 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
                                                            c->size, recv, Use::Receive)
                                              : std::nullopt})))
     return rc;
+  if (!nonblocking && c->size == 2 && (at_root ? recv.size_of(1 - root) : send.bytes) <= kPairExchangeMax) {
+    try {
+      std::vector<std::byte> space;
+      if (!at_root) {
+        send_to_root(context, *c, packed_copy(sendbuf, send, space), send.bytes, call);
+        return MPI_SUCCESS;
+      }
+      if (!in_place && recv.size_of(root) != 0) {
+        const void* own = packed_copy(sendbuf, send, space);
+        if (recv.contiguous(static_cast<std::size_t>(root))) {
+          std::memcpy(recv.at(root), own, recv.size_of(root));
+        } else {
+          unpack_block(recv, static_cast<std::size_t>(root), static_cast<const std::byte*>(own));
+        }
+      }
+      receive_from_peer(context, *c, recv, call);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   ShmCollectives& shm = context.shm_collectives();
   if (!nonblocking && recvcounts == nullptr && shm.serves(*c, at_root ? recv.size_of(root) : send.bytes)) {
     try {

@@ -21,6 +21,7 @@ constexpr std::int32_t kReduceTag = 3;
 constexpr std::int32_t kAllreduceTag = 4;
 constexpr std::int32_t kAllgatherTag = 5;
 constexpr std::int32_t kExchangeTag = 6;
+constexpr std::int32_t kToRootTag = 7;
 
 // The point-to-point steps of one collective call: messages on the
 // communicator's collective context with the collective's tag, addressed by
@@ -235,6 +236,19 @@ void exchange_with_peer(Context& context, const Communicator& comm, const void* 
   std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
   void* in = direct ? static_cast<void*>(recv.at(peer)) : incoming.data();
   Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
+  if (!direct) unpack_block(recv, at, incoming.data());
+}
+
+void send_to_root(Context& context, const Communicator& comm, const void* out, std::size_t bytes, const char* call) {
+  Channel(context, comm, kToRootTag, call).send(1 - comm.rank, out, bytes);
+}
+
+void receive_from_peer(Context& context, const Communicator& comm, const Blocks& recv, const char* call) {
+  const std::int32_t peer = 1 - comm.rank;
+  const auto at = static_cast<std::size_t>(peer);
+  const bool direct = recv.contiguous(at);
+  std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
+  Channel(context, comm, kToRootTag, call).recv(peer, direct ? recv.at(peer) : incoming.data(), recv.size_of(peer));
   if (!direct) unpack_block(recv, at, incoming.data());
 }
 

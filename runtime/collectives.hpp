@@ -71,6 +71,14 @@ inline constexpr std::size_t kPairExchangeMax = 64 * 1024;
 void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
                         const Blocks& recv, const char* call);
 
+// A 2-rank communicator's blocking gather(v), up to kPairExchangeMax bytes
+// (a choice both ranks make alike, by the non-root's block): one message,
+// no schedule. The non-root sends its `bytes` at `out`; the root receives
+// them into block `1 - root` of `recv` (unpacked there if its datatype is
+// not contiguous). Throws std::bad_alloc.
+void send_to_root(Context& context, const Communicator& comm, const void* out, std::size_t bytes, const char* call);
+void receive_from_peer(Context& context, const Communicator& comm, const Blocks& recv, const char* call);
+
 // Bruck's allgather: ceil(log2 n) rounds. `recv` receives n blocks of
 // `bytes_each` bytes, block i from rank i. Throws std::bad_alloc.
 void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,
