@@ -127,6 +127,32 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
                                                            c->size, send, Use::Send)
                                              : std::nullopt})))
     return rc;
+  if (!nonblocking && c->size == 2 && (at_root ? send.size_of(1 - root) : recv.bytes) <= kPairExchangeMax) {
+    try {
+      if (at_root) {
+        send_to_peer(context, *c, send, call);
+        if (!in_place && recv.bytes != 0) {
+          const auto me = static_cast<std::size_t>(root);
+          std::vector<std::byte> own(send.contiguous(me) ? 0 : send.size_of(root));
+          if (!own.empty()) pack_block(send, me, own.data());
+          const void* from = own.empty() ? static_cast<const void*>(send.at(root)) : own.data();
+          const std::size_t bytes = std::min(recv.bytes, send.size_of(root));
+          if (recv.direct()) {
+            std::memcpy(recvbuf, from, bytes);
+          } else {
+            unpack_elements(*recv.layout, recv.count, from, bytes, recvbuf);
+          }
+        }
+        return MPI_SUCCESS;
+      }
+      std::vector<std::byte> incoming(recv.direct() ? 0 : recv.bytes);
+      receive_from_root(context, *c, recv.direct() ? recvbuf : incoming.data(), recv.bytes, call);
+      if (!recv.direct()) unpack_elements(*recv.layout, recv.count, incoming.data(), recv.bytes, recvbuf);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(context, *c, call);
+    }
+    return MPI_SUCCESS;
+  }
   return run_collective(context, *c, comm, request, call, [&](Schedule& s) {
     packed_input(s, send);
     // In place, the root's block stays where it is (copied onto itself).

@@ -22,6 +22,7 @@ constexpr std::int32_t kAllreduceTag = 4;
 constexpr std::int32_t kAllgatherTag = 5;
 constexpr std::int32_t kExchangeTag = 6;
 constexpr std::int32_t kToRootTag = 7;
+constexpr std::int32_t kFromRootTag = 8;
 
 // The point-to-point steps of one collective call: messages on the
 // communicator's collective context with the collective's tag, addressed by
@@ -250,6 +251,19 @@ void receive_from_peer(Context& context, const Communicator& comm, const Blocks&
   std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
   Channel(context, comm, kToRootTag, call).recv(peer, direct ? recv.at(peer) : incoming.data(), recv.size_of(peer));
   if (!direct) unpack_block(recv, at, incoming.data());
+}
+
+void send_to_peer(Context& context, const Communicator& comm, const Blocks& send, const char* call) {
+  const std::int32_t peer = 1 - comm.rank;
+  const auto at = static_cast<std::size_t>(peer);
+  const bool direct = send.contiguous(at);
+  std::vector<std::byte> outgoing(direct ? 0 : send.size_of(peer));
+  if (!direct) pack_block(send, at, outgoing.data());
+  Channel(context, comm, kFromRootTag, call).send(peer, direct ? send.at(peer) : outgoing.data(), send.size_of(peer));
+}
+
+void receive_from_root(Context& context, const Communicator& comm, void* in, std::size_t bytes, const char* call) {
+  Channel(context, comm, kFromRootTag, call).recv(1 - comm.rank, in, bytes);
 }
 
 void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,

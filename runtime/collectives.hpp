@@ -79,6 +79,12 @@ void exchange_with_peer(Context& context, const Communicator& comm, const void* 
 void send_to_root(Context& context, const Communicator& comm, const void* out, std::size_t bytes, const char* call);
 void receive_from_peer(Context& context, const Communicator& comm, const Blocks& recv, const char* call);
 
+// The same for a 2-rank scatter(v): the root sends block `1 - root` of
+// `send` (packed first if its datatype is not contiguous); the other rank
+// receives `bytes` into `in`, a contiguous buffer. Throws std::bad_alloc.
+void send_to_peer(Context& context, const Communicator& comm, const Blocks& send, const char* call);
+void receive_from_root(Context& context, const Communicator& comm, void* in, std::size_t bytes, const char* call);
+
 // Bruck's allgather: ceil(log2 n) rounds. `recv` receives n blocks of
 // `bytes_each` bytes, block i from rank i. Throws std::bad_alloc.
 void allgather(Context& context, const Communicator& comm, const void* send, void* recv, std::size_t bytes_each,
