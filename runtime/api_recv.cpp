@@ -33,31 +33,28 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     return MPI_SUCCESS;
   }
   const Envelope want{t.comm->context, t.peer, t.tag};
+  // The fast path first (Pml::try_receive_now into `where`, the buffer or
+  // its runs), else a request.
+  const auto receive = [&](const auto& where, const shmpi::pml::RunLayout* runs) {
+    shmpi::pml::Status at_once;
+    if (t.peer != MPI_ANY_SOURCE &&
+        context.pml().try_receive_now(t.comm->world_rank(t.peer), want, where, t.bytes, at_once)) {
+      fill_status(status, at_once, MPI_SUCCESS);
+      return MPI_SUCCESS;
+    }
+    shmpi::pml::Request request;
+    context.pml().start_recv(request, want, buf, t.bytes, runs);
+    return finish_recv(context, call, t, request, status);
+  };
   if (t.packed()) {
     if (!context.pml().moves_runs()) return recv_packed(context, call, t, buf, status);
     // Straight into the runs, without a request. The layout is held: under
     // MPI_THREAD_MULTIPLE another thread may free the datatype meanwhile.
     const shmpi::datatype::TypeRef layout = context.datatypes().layout(t.packed_type);
     const shmpi::pml::RunLayout runs = runs_of(*layout, t, buf);
-    shmpi::pml::Status at_once;
-    if (t.peer != MPI_ANY_SOURCE &&
-        context.pml().try_receive_now(t.comm->world_rank(t.peer), want, runs, t.bytes, at_once)) {
-      fill_status(status, at_once, MPI_SUCCESS);
-      return MPI_SUCCESS;
-    }
-    shmpi::pml::Request request;
-    context.pml().start_recv(request, want, buf, t.bytes, &runs);
-    return finish_recv(context, call, t, request, status);
+    return receive(runs, &runs);
   }
-  shmpi::pml::Status at_once;
-  if (t.peer != MPI_ANY_SOURCE &&
-      context.pml().try_receive_now(t.comm->world_rank(t.peer), want, buf, t.bytes, at_once)) {
-    fill_status(status, at_once, MPI_SUCCESS);
-    return MPI_SUCCESS;
-  }
-  shmpi::pml::Request request;
-  context.pml().start_recv(request, want, buf, t.bytes);
-  return finish_recv(context, call, t, request, status);
+  return receive(buf, nullptr);
 }
 
 // Sendrecv through requests, for packed datatypes (their buffers live in

@@ -105,25 +105,27 @@ std::vector<int>& scratch_indices() noexcept {
   return indices;
 }
 
+// The world rank a receive waits on, or -1 (any source, or no communicator).
+std::int32_t source_world_rank(Context& context, const MpiRequest& r) noexcept {
+  const Communicator* comm = context.communicator(r.comm);
+  const std::int32_t source = r.pml.want.source;
+  return comm != nullptr && source >= 0 ? static_cast<std::int32_t>(comm->world_rank(source)) : -1;
+}
+
 // A wait's fast path: `r`, the one receive posted, takes its message
 // straight from the channel (Pml::try_finish_now), as MPI_Recv would.
 bool finish_now(Context& context, MpiRequest& r) noexcept {
-  if (r.life == RequestLife::Partitioned || r.pml.kind != shmpi::pml::RequestKind::Recv || r.pml.complete ||
-      r.pml.want.source < 0)
-    return false;
-  const Communicator* comm = context.communicator(r.comm);
-  return comm != nullptr && context.pml().try_finish_now(r.pml, comm->world_rank(r.pml.want.source));
+  if (r.life == RequestLife::Partitioned || r.pml.kind != shmpi::pml::RequestKind::Recv || r.pml.complete) return false;
+  const std::int32_t peer = source_world_rank(context, r);
+  return peer >= 0 && context.pml().try_finish_now(r.pml, static_cast<std::uint32_t>(peer));
 }
 
 // What a rank blocked on `r` waits for, for the hang report.
 BlockedCall blocked_on(Context& context, const MpiRequest& r, const char* call) noexcept {
-  const Communicator* comm = context.communicator(r.comm);
   if (r.pml.kind == shmpi::pml::RequestKind::Send)
     return BlockedCall{call, static_cast<std::int32_t>(r.pml.dest), r.pml.envelope.tag, r.pml.length,
                        r.pml.envelope.context};
-  const std::int32_t source = r.pml.want.source;
-  const std::int32_t peer = comm != nullptr && source >= 0 ? static_cast<std::int32_t>(comm->world_rank(source)) : -1;
-  return BlockedCall{call, peer, r.pml.want.tag, r.pml.capacity, r.pml.want.context};
+  return BlockedCall{call, source_world_rank(context, r), r.pml.want.tag, r.pml.capacity, r.pml.want.context};
 }
 
 // Retires every request of an array (all complete or null, all valid) in
@@ -189,17 +191,16 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status status
   if (int rc = check_requests(context, kCall, count, requests)) return rc;
   // Requests mostly complete in order: resume the scan where it stopped.
   int first_pending = 0;
+  const auto over = [&](int i) { return requests[i] == MPI_REQUEST_NULL || is_complete(context, requests[i]); };
   const auto done = [&] {
-    while (first_pending < count &&
-           (requests[first_pending] == MPI_REQUEST_NULL || is_complete(context, requests[first_pending])))
-      ++first_pending;
+    while (first_pending < count && over(first_pending)) ++first_pending;
     return first_pending == count;
   };
   if (!done()) {
     // One receive left to complete (a ping-pong's Irecv beside its Isend):
     // the fast path of MPI_Wait.
     int next = first_pending + 1;
-    while (next < count && (requests[next] == MPI_REQUEST_NULL || is_complete(context, requests[next]))) ++next;
+    while (next < count && over(next)) ++next;
     if (next == count) finish_now(context, *context.requests().find(requests[first_pending]));
     context.wait_until(done, BlockedCall{kCall, -1, -1, 0, 0});
   }

@@ -229,15 +229,28 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
   }
 }
 
-void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
-                        const Blocks& recv, const char* call) {
-  const std::int32_t peer = 1 - comm.rank;
+namespace {
+
+// Block `peer` of `recv` arrives through receive(void* in): straight into
+// the block when it is contiguous, else into a buffer unpacked there.
+// Throws std::bad_alloc.
+template <class Receive>
+void receive_block(const Blocks& recv, std::int32_t peer, Receive&& receive) {
   const auto at = static_cast<std::size_t>(peer);
   const bool direct = recv.contiguous(at);
   std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
-  void* in = direct ? static_cast<void*>(recv.at(peer)) : incoming.data();
-  Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
+  receive(direct ? static_cast<void*>(recv.at(peer)) : incoming.data());
   if (!direct) unpack_block(recv, at, incoming.data());
+}
+
+}  // namespace
+
+void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
+                        const Blocks& recv, const char* call) {
+  const std::int32_t peer = 1 - comm.rank;
+  receive_block(recv, peer, [&](void* in) {
+    Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
+  });
 }
 
 void send_to_root(Context& context, const Communicator& comm, const void* out, std::size_t bytes, const char* call) {
@@ -246,11 +259,8 @@ void send_to_root(Context& context, const Communicator& comm, const void* out, s
 
 void receive_from_peer(Context& context, const Communicator& comm, const Blocks& recv, const char* call) {
   const std::int32_t peer = 1 - comm.rank;
-  const auto at = static_cast<std::size_t>(peer);
-  const bool direct = recv.contiguous(at);
-  std::vector<std::byte> incoming(direct ? 0 : recv.size_of(peer));
-  Channel(context, comm, kToRootTag, call).recv(peer, direct ? recv.at(peer) : incoming.data(), recv.size_of(peer));
-  if (!direct) unpack_block(recv, at, incoming.data());
+  receive_block(recv, peer,
+                [&](void* in) { Channel(context, comm, kToRootTag, call).recv(peer, in, recv.size_of(peer)); });
 }
 
 void send_to_peer(Context& context, const Communicator& comm, const Blocks& send, const char* call) {
