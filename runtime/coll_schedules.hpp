@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "datatype/type.hpp"
+#include "runtime/inline_vector.hpp"
 #include "runtime/schedule.hpp"
 
 namespace shmpi::runtime {
@@ -23,10 +24,12 @@ namespace shmpi::runtime {
 // counts[i] elements of layouts[i] (null: a contiguous one) from base +
 // offset[i], bytes[i] once packed; `layouts` is empty when every block is
 // contiguous, and always in the blocks a schedule sees.
+// Up to kInlineRanks blocks, the arrays take no allocation.
 struct Blocks {
+  static constexpr std::size_t kInlineRanks = 8;
   std::byte* base = nullptr;
-  std::vector<std::size_t> bytes;
-  std::vector<std::size_t> offset;
+  InlineVector<std::size_t, kInlineRanks> bytes;
+  InlineVector<std::size_t, kInlineRanks> offset;
   std::vector<datatype::TypeRef> layouts;
   std::vector<std::size_t> counts;
 

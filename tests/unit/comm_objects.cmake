@@ -1,6 +1,7 @@
 # Pure logic of groups, topologies, info objects, attributes and error
-# codes (runtime/group.cpp ...), built from source: no library, no PMIx.
-add_executable(comm_objects_unit_tests group_test.cpp topology_test.cpp info_attr_test.cpp
+# codes (runtime/group.cpp ...), and the per-rank arrays of collectives
+# (runtime/inline_vector.hpp), built from source: no library, no PMIx.
+add_executable(comm_objects_unit_tests group_test.cpp topology_test.cpp info_attr_test.cpp inline_vector_test.cpp
   ${PROJECT_SOURCE_DIR}/runtime/group.cpp
   ${PROJECT_SOURCE_DIR}/runtime/topology.cpp
   ${PROJECT_SOURCE_DIR}/runtime/info.cpp
