@@ -4,6 +4,7 @@
 // runtime/shm_collectives.hpp).
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "runtime/coll_call.hpp"
@@ -161,6 +162,29 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
   });
 }
 
+// A 2-rank MPI_Allgather of contiguous blocks up to kPairExchangeMax: our
+// block exchanged for the peer's straight between the buffers, then copied
+// into place. Checked as two Typed, without building Blocks. Empty when the
+// call needs the general path (which checks again, the same way).
+std::optional<int> contiguous_pair(Context& context, const Communicator& c, const void* sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   const char* call) {
+  Typed send;
+  Typed recv;
+  if (int rc =
+          raise_if(context, &c, call,
+                   first_error({check_not_in_place(recvbuf, "recvbuf"),
+                                check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
+                                check_typed(context.datatypes(), recvbuf, recvcount, recvtype, recv, Use::Receive)})))
+    return rc;
+  if (!send.direct() || !recv.direct() || recv.bytes > kPairExchangeMax) return std::nullopt;
+  auto* to = static_cast<std::byte*>(recvbuf);
+  const auto me = static_cast<std::size_t>(c.rank);
+  exchange_with_peer(context, c, sendbuf, send.bytes, to + (1 - me) * recv.bytes, recv.bytes, call);
+  if (recv.bytes != 0) std::memcpy(to + me * recv.bytes, sendbuf, recv.bytes);
+  return MPI_SUCCESS;
+}
+
 int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
               MPI_Request* request, bool nonblocking) {
@@ -173,6 +197,10 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                            DataArgs{recvbuf, recvcount, recvcounts, displs, recvtype, nullptr}, request,
                            nonblocking);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!nonblocking && c->size == 2 && !in_place && recvcounts == nullptr)
+    if (std::optional<int> rc =
+            contiguous_pair(context, *c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, call))
+      return *rc;
   Typed send;
   Blocks recv;
   if (int rc = raise_if(

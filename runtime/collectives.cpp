@@ -248,9 +248,14 @@ void receive_block(const Blocks& recv, std::int32_t peer, Receive&& receive) {
 void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
                         const Blocks& recv, const char* call) {
   const std::int32_t peer = 1 - comm.rank;
-  receive_block(recv, peer, [&](void* in) {
-    Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, recv.size_of(peer));
-  });
+  receive_block(recv, peer,
+                [&](void* in) { exchange_with_peer(context, comm, out, out_bytes, in, recv.size_of(peer), call); });
+}
+
+void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes, void* in,
+                        std::size_t in_bytes, const char* call) noexcept {
+  const std::int32_t peer = 1 - comm.rank;
+  Channel(context, comm, kExchangeTag, call).sendrecv(peer, out, out_bytes, peer, in, in_bytes);
 }
 
 void send_to_root(Context& context, const Communicator& comm, const void* out, std::size_t bytes, const char* call) {

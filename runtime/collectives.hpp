@@ -70,6 +70,9 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
 inline constexpr std::size_t kPairExchangeMax = 64 * 1024;
 void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes,
                         const Blocks& recv, const char* call);
+// The same into `in_bytes` at `in`.
+void exchange_with_peer(Context& context, const Communicator& comm, const void* out, std::size_t out_bytes, void* in,
+                        std::size_t in_bytes, const char* call) noexcept;
 
 // A 2-rank communicator's blocking gather(v), up to kPairExchangeMax bytes
 // (a choice both ranks make alike, by the non-root's block): one message,

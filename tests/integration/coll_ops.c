@@ -1,6 +1,7 @@
 /* coll_ops: MPI_Bcast, MPI_Reduce and MPI_Allreduce with every root,
  * several ops and types, small and large counts (eager and rendezvous
- * paths), MPI_IN_PLACE, on MPI_COMM_WORLD and MPI_COMM_SELF. Every result
+ * paths), MPI_IN_PLACE, on MPI_COMM_WORLD and MPI_COMM_SELF; Alltoall and
+ * Allgather with each rank's own layouts. Every result
  * is checked exactly; each rank prints "coll_ops: rank R OK" or FAIL lines. */
 #include <mpi.h>
 #include <stdio.h>
@@ -229,6 +230,53 @@ static void test_alltoall(int count) {
   free(recv);
 }
 
+/* One int every 8 bytes: the same type signature as MPI_INT, not contiguous. */
+static MPI_Datatype spaced_int(void) {
+  MPI_Datatype t;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+/* Alltoall and Allgather of `count` ints a block where each side of each
+ * rank lays them out its own way (plain, or one int every 8 bytes, whose
+ * gaps must keep their fill): ranks that take a contiguous fast path and
+ * ranks that take the general one must still meet (runtime/api_coll_*.cpp).
+ * Bit 0 of `spaced` spaces the send side, bit 1 the receive side. */
+static void test_mixed_layouts(int count, int spaced) {
+  const MPI_Datatype t = spaced_int();
+  const int send_step = (spaced & 1) ? 2 : 1, recv_step = (spaced & 2) ? 2 : 1;
+  const size_t n = (size_t)count * (size_t)size;
+  int *send = malloc(sizeof(int) * 2 * n), *recv = malloc(sizeof(int) * 2 * n);
+  for (int pass = 0; pass < 2; ++pass) {
+    const int gather = pass == 1; /* Allgather sends block 0 to everyone */
+    for (size_t k = 0; k < 2 * n; ++k) send[k] = recv[k] = -7;
+    for (int to = 0; to < size; ++to)
+      for (int i = 0; i < count; ++i)
+        send[((size_t)to * (size_t)count + (size_t)i) * (size_t)send_step] =
+            rank * 1000003 + (gather ? 0 : to) * 7919 + i;
+    const MPI_Datatype st = send_step == 2 ? t : MPI_INT, rt = recv_step == 2 ? t : MPI_INT;
+    if (gather)
+      MPI_Allgather(send, count, st, recv, count, rt, MPI_COMM_WORLD);
+    else
+      MPI_Alltoall(send, count, st, recv, count, rt, MPI_COMM_WORLD);
+    long bad = -1;
+    for (size_t k = 0; k < 2 * n && bad < 0; ++k) {
+      const size_t element = k / (size_t)recv_step;
+      const int from = (int)(element / (size_t)count), i = (int)(element % (size_t)count);
+      const int expected = k % (size_t)recv_step != 0 || k >= n * (size_t)recv_step
+                               ? -7
+                               : from * 1000003 + (gather ? 0 : rank) * 7919 + i;
+      if (recv[k] != expected) bad = (long)k;
+    }
+    CHECK(bad < 0, "%s of %d ints a block, layouts %d on rank %d: int %ld is %d", gather ? "allgather" : "alltoall",
+          count, spaced, rank, bad, bad < 0 ? 0 : recv[bad]);
+  }
+  MPI_Type_free((MPI_Datatype *)&t);
+  free(send);
+  free(recv);
+}
+
 static void test_self(void) {
   int v = rank + 5, out = 0;
   MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_SELF);
@@ -256,6 +304,11 @@ int main(int argc, char **argv) {
   reduce_strided(1000);
   test_alltoall(262144);     /* 1 MiB blocks: one round */
   test_alltoall(262144 + 3); /* just above: pairwise */
+  for (int spaced = 0; spaced < 4; ++spaced) {
+    /* odd ranks lay out their sides as `spaced` says, even ranks plainly */
+    test_mixed_layouts(5, rank % 2 ? spaced : 0);
+    test_mixed_layouts(5, rank % 2 ? 0 : spaced);
+  }
   test_self();
   MPI_Barrier(MPI_COMM_WORLD);
   if (failures == 0) printf("coll_ops: rank %d OK (%d checks)\n", rank, checks);
