@@ -145,10 +145,15 @@ class Context {
     }
     // Each round tells the stand-bys what it (or a done(), as a probe's)
     // moved: a move left untold can leave one asleep for good.
+    // A thread that wants the lock but did not take it, or one woken, may
+    // be waiting for this core: it gets it, and the progressing with it.
     void between_rounds() noexcept {
       context.tell_stand_by();
-      lock.hand_on();
-      if (context.idle_threads_.others_working()) unlocked([] { ::sched_yield(); });
+      const bool handed_on = lock.hand_on();
+      if (!handed_on || context.idle_threads_.others_working()) {
+        context.idle_threads_.step_down(this);
+        unlocked([] { ::sched_yield(); });
+      }
     }
     template <class Idle>
     void unlocked(Idle&& idle) noexcept {

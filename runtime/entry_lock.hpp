@@ -63,14 +63,19 @@ class EntryLock {
 
   // Lets a thread that wants the lock have it (one sleeping for it is
   // woken), and takes it back after. The caller must hold it. A thread that
-  // does not take it soon (it has no core yet) is not waited for.
-  void hand_on() noexcept {
+  // does not take it soon (it has no core yet) is not waited for: false
+  // then, and the caller may yield its core to it.
+  bool hand_on() noexcept {
     if (spinners_.load(std::memory_order_relaxed) == 0 && state_.load(std::memory_order_relaxed) != kContended)
-      return;
+      return true;
     unlock();
-    for (std::uint32_t i = 0; i < kHandOnPolls && state_.load(std::memory_order_relaxed) == kFree; ++i)
-      btl::pause_once();
+    bool taken = false;
+    for (std::uint32_t i = 0; i < kHandOnPolls && !taken; ++i) {
+      taken = state_.load(std::memory_order_relaxed) != kFree;
+      if (!taken) btl::pause_once();
+    }
     lock();
+    return taken;
   }
 
  private:

@@ -95,6 +95,47 @@ TEST(IdleThreads, AStandByIsWokenWhenItsWaitIsOver) {
   lock.unlock();
 }
 
+// A woken stand-by counts as working at once, before it runs: the
+// progressing thread, which yields to threads at work, then lets it have
+// the core they may share.
+TEST(IdleThreads, AWokenStandByWorksBeforeItRuns) {
+  EntryLock lock;
+  IdleThreads idle;
+  int progressor = 0, stand_by = 0;
+  bool message_in = false;  // under lock
+  auto never = [] { return false; };
+  lock.lock();
+  idle.call_entered();  // the progressing thread's call
+  ASSERT_EQ(idle.take_turn(lock, &progressor, never), pml::Turn::Progress);
+  lock.unlock();
+  std::thread other([&] {
+    auto done = [&] { return message_in; };
+    lock.lock();
+    idle.call_entered();
+    while (idle.take_turn(lock, &stand_by, done) == pml::Turn::LookAgain) {
+    }
+    idle.call_left();
+    lock.unlock();
+  });
+  until_standing(lock, idle, 1);
+  lock.lock();
+  EXPECT_FALSE(idle.others_working()) << "a sleeping stand-by needs no core";
+  message_in = true;
+  EXPECT_TRUE(idle.progressed());
+  // Still ours: the stand-by cannot be back from its sleep yet.
+  EXPECT_EQ(idle.standing(), 0u);
+  EXPECT_TRUE(idle.others_working());
+  EXPECT_FALSE(idle.progressed()) << "woken once";
+  lock.unlock();
+  other.join();
+  lock.lock();
+  EXPECT_EQ(idle.standing(), 0u);
+  EXPECT_FALSE(idle.others_working());
+  idle.leave(&progressor);
+  idle.call_left();
+  lock.unlock();
+}
+
 // The progressing thread leaves: a stand-by takes over.
 TEST(IdleThreads, AStandByTakesOverWhenTheProgressorLeaves) {
   EntryLock lock;
@@ -116,6 +157,38 @@ TEST(IdleThreads, AStandByTakesOverWhenTheProgressorLeaves) {
   until_standing(lock, idle, 1);
   lock.lock();
   EXPECT_FALSE(took_over);
+  idle.leave(&first);
+  lock.unlock();
+  other.join();
+  EXPECT_TRUE(took_over);
+}
+
+// The progressing thread steps down to yield its core, then its wait ends
+// before anyone else waited: a stand-by must take over, or nobody would
+// progress for it.
+TEST(IdleThreads, AStandByTakesOverWhenAThreadThatSteppedDownLeaves) {
+  EntryLock lock;
+  IdleThreads idle;
+  idle.without_safety_timeout();  // a missed wake-up hangs instead of passing late
+  int first = 0, second = 0;
+  auto never = [] { return false; };
+  lock.lock();
+  ASSERT_EQ(idle.take_turn(lock, &first, never), pml::Turn::Progress);
+  lock.unlock();
+  bool took_over = false;  // under lock
+  std::thread other([&] {
+    lock.lock();
+    while (idle.take_turn(lock, &second, never) != pml::Turn::Progress) {
+    }
+    took_over = true;
+    idle.leave(&second);
+    lock.unlock();
+  });
+  until_standing(lock, idle, 1);
+  lock.lock();
+  idle.step_down(&first);
+  EXPECT_EQ(idle.take_turn(lock, &first, never), pml::Turn::Progress) << "nobody took over: it may progress again";
+  idle.step_down(&first);
   idle.leave(&first);
   lock.unlock();
   other.join();
