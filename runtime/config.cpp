@@ -1,5 +1,6 @@
 #include "runtime/config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -54,6 +55,7 @@ Config Config::from_environment() {
   c.split_threshold = bytes_of(d, "split_threshold");
   c.run_copy_min = bytes_of(d, "run_copy_min");
   c.reply_pipeline_limit = bytes_of(d, "reply_pipeline_limit");
+  c.reply_pipeline_limit_chosen = std::getenv(contract::tunable_env_name("reply_pipeline_limit").c_str()) != nullptr;
   c.claim_ahead_from = bytes_of(d, "claim_ahead_from");
   c.claim_ahead_limit = bytes_of(d, "claim_ahead_limit");
   c.unexpected_budget = bytes_of(d, "unexpected_budget");
@@ -77,6 +79,13 @@ Config Config::from_environment() {
   const std::string misfit = contract::eager_limit_misfit(c.eager_limit, c.ring_size);
   if (!misfit.empty() && std::getenv(contract::tunable_env_name("eager_limit").c_str()) != nullptr)
     throw ConfigError("invalid SHMPI_EAGER_LIMIT: " + misfit);
+  return c;
+}
+
+Config Config::when_ranks_outnumber_cores() const {
+  Config c = *this;
+  if (!reply_pipeline_limit_chosen)
+    c.reply_pipeline_limit = std::max(reply_pipeline_limit, kOversubscribedReplyPipelineLimit);
   return c;
 }
 

@@ -100,7 +100,7 @@ pml::ProtocolLimits protocol_limits(const Config& config, const KvStore& store) 
 }  // namespace
 
 Context::Context(const Config& config, std::unique_ptr<KvStore> store)
-    : config_(config),
+    : config_(ranks_outnumber_cores(*store) ? config.when_ranks_outnumber_cores() : config),
       store_(std::move(store)),
       transport_(store_->rank(), supported_size(*store_), transport_limits(config_, *store_)),
       single_copy_(config_.single_copy == SingleCopy::Cma, config_.test_cma_eperm),

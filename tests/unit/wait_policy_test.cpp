@@ -1,5 +1,6 @@
 // runtime/wait_policy: the Config's wait_policy and poll_gap_ns become the
-// pml's WaitPolicy; Config::from_environment() reads poll_gap_ns.
+// pml's WaitPolicy; Config::from_environment() reads poll_gap_ns; a job
+// whose ranks outnumber cores pipelines replies further (runtime/config.hpp).
 #include "runtime/wait_policy.hpp"
 
 #include <stdlib.h>
@@ -65,6 +66,27 @@ TEST(WaitPolicy, ThePollGapComesFromTheEnvironment) {
   ::setenv("SHMPI_PROFILE", "general", 1);
   EXPECT_EQ(Config::from_environment().poll_gap_ns, 0u);
   ::unsetenv("SHMPI_PROFILE");
+}
+
+// Ranks that outnumber cores pipeline replies up to 64 KiB, above any
+// profile's lower limit; a limit the user chose stays as it is.
+TEST(OversubscribedConfig, RepliesPipelineUpTo64KiBUnlessTheUserChose) {
+  ::setenv("SHMPI_PROFILE", "general", 1);
+  const Config general = Config::from_environment();
+  EXPECT_EQ(general.reply_pipeline_limit, 0u);
+  EXPECT_FALSE(general.reply_pipeline_limit_chosen);
+  EXPECT_EQ(general.when_ranks_outnumber_cores().reply_pipeline_limit, 65536u);
+  ::setenv("SHMPI_PROFILE", "intel", 1);
+  EXPECT_EQ(Config::from_environment().when_ranks_outnumber_cores().reply_pipeline_limit, 65536u);
+  ::setenv("SHMPI_REPLY_PIPELINE_LIMIT", "0", 1);
+  const Config chosen = Config::from_environment();
+  EXPECT_TRUE(chosen.reply_pipeline_limit_chosen);
+  EXPECT_EQ(chosen.when_ranks_outnumber_cores().reply_pipeline_limit, 0u);
+  ::unsetenv("SHMPI_REPLY_PIPELINE_LIMIT");
+  ::unsetenv("SHMPI_PROFILE");
+  Config larger = general;
+  larger.reply_pipeline_limit = 1 << 20;  // a profile's larger limit is kept
+  EXPECT_EQ(larger.when_ranks_outnumber_cores().reply_pipeline_limit, 1u << 20);
 }
 
 }  // namespace
