@@ -136,10 +136,12 @@ TEST(IdleThreads, AWokenStandByWorksBeforeItRuns) {
   lock.unlock();
 }
 
-// The progressing thread leaves: a stand-by takes over.
-TEST(IdleThreads, AStandByTakesOverWhenTheProgressorLeaves) {
+// `first` progresses and `second` stands by; `then(lock, first, never)`,
+// run holding the lock, must make `second` take over (its wait then gets
+// the turn to progress).
+template <class Then>
+void expect_take_over(IdleThreads& idle, Then&& then) {
   EntryLock lock;
-  IdleThreads idle;
   int first = 0, second = 0;
   auto never = [] { return false; };
   lock.lock();
@@ -157,42 +159,30 @@ TEST(IdleThreads, AStandByTakesOverWhenTheProgressorLeaves) {
   until_standing(lock, idle, 1);
   lock.lock();
   EXPECT_FALSE(took_over);
-  idle.leave(&first);
+  then(lock, &first, never);
   lock.unlock();
   other.join();
   EXPECT_TRUE(took_over);
+}
+
+// The progressing thread leaves: a stand-by takes over.
+TEST(IdleThreads, AStandByTakesOverWhenTheProgressorLeaves) {
+  IdleThreads idle;
+  expect_take_over(idle, [&](EntryLock&, const void* first, auto&) { idle.leave(first); });
 }
 
 // The progressing thread steps down to yield its core, then its wait ends
 // before anyone else waited: a stand-by must take over, or nobody would
 // progress for it.
 TEST(IdleThreads, AStandByTakesOverWhenAThreadThatSteppedDownLeaves) {
-  EntryLock lock;
   IdleThreads idle;
   idle.without_safety_timeout();  // a missed wake-up hangs instead of passing late
-  int first = 0, second = 0;
-  auto never = [] { return false; };
-  lock.lock();
-  ASSERT_EQ(idle.take_turn(lock, &first, never), pml::Turn::Progress);
-  lock.unlock();
-  bool took_over = false;  // under lock
-  std::thread other([&] {
-    lock.lock();
-    while (idle.take_turn(lock, &second, never) != pml::Turn::Progress) {
-    }
-    took_over = true;
-    idle.leave(&second);
-    lock.unlock();
+  expect_take_over(idle, [&](EntryLock& lock, const void* first, auto& never) {
+    idle.step_down(first);
+    EXPECT_EQ(idle.take_turn(lock, first, never), pml::Turn::Progress) << "nobody took over: it may progress again";
+    idle.step_down(first);
+    idle.leave(first);
   });
-  until_standing(lock, idle, 1);
-  lock.lock();
-  idle.step_down(&first);
-  EXPECT_EQ(idle.take_turn(lock, &first, never), pml::Turn::Progress) << "nobody took over: it may progress again";
-  idle.step_down(&first);
-  idle.leave(&first);
-  lock.unlock();
-  other.join();
-  EXPECT_TRUE(took_over);
 }
 
 }  // namespace
