@@ -89,12 +89,17 @@ def paired_ratio(kind, shmpi, peer, same=None):
     same: the repeats in which both runs found the cores in one placement;
     only those count when there is any (None: every repeat counts).
     """
+    rs = [ratio(kind, shmpi[r], peer[r]) for r in paired_reps(shmpi, peer, same)]
+    rs = [r for r in rs if r is not None]
+    return statistics.median(rs) if rs else None
+
+
+def paired_reps(shmpi, peer, same=None):
+    """The repeats paired_ratio takes its ratios from."""
     reps = [r for r in shmpi if r in peer]
     if same is not None and any(r in same for r in reps):
         reps = [r for r in reps if r in same]
-    rs = [ratio(kind, shmpi[r], peer[r]) for r in reps]
-    rs = [r for r in rs if r is not None]
-    return statistics.median(rs) if rs else None
+    return reps
 
 
 def same_placement(data, bench, peer):
@@ -115,6 +120,27 @@ def size_ratio(data, bench, label, size, peer):
     return paired_ratio(data["kinds"][bench], shm, other, same_placement(data, bench, peer))
 
 
+# Marks a ratio that rests on one repeat pair while the run had several:
+# the only pair whose runs shared a placement decided it alone.
+ONE_PAIR = "¹"
+
+
+def one_pair(data, bench, label, size, peer):
+    """Whether size_ratio took a single pair out of several repeats."""
+    if data.get("repeats", 1) < 2:
+        return False
+    by_impl = data["per_repeat"].get(bench, {})
+    shm = by_impl.get("shmpi", {}).get(label, {}).get(size, {})
+    other = by_impl.get(peer, {}).get(label, {}).get(size, {})
+    return len(paired_reps(shm, other, same_placement(data, bench, peer))) == 1
+
+
+def ratio_cell(data, bench, label, size, peer):
+    """size_ratio as a table cell, marked ONE_PAIR when one pair decided it."""
+    r = size_ratio(data, bench, label, size, peer)
+    return fmt(r) + (ONE_PAIR if r is not None and one_pair(data, bench, label, size, peer) else "")
+
+
 def placement_line(data):
     """The header line counting the runs per placement, if recorded."""
     counts = {}
@@ -131,7 +157,8 @@ def placement_line(data):
             "else different dies; \"moved\" when the two disagree): " + ", ".join(parts)
             + ". This VM moves between them within seconds, and the placement decides which "
             "transport wins, so a ratio pairs only the repeats in which both MPIs ran in one "
-            "placement (every repeat when there is none)."]
+            "placement (every repeat when there is none); " + ONE_PAIR + " marks a ratio that "
+            "one such pair decided alone."]
 
 
 def slug(label):
@@ -179,7 +206,7 @@ def table(data, bench, label):
                                for i in data["impls"]]
         if has_shmpi:
             row += ["n/a" if "shmpi" in missing or p in missing
-                    else fmt(size_ratio(data, bench, label, s, p)) for p in peers]
+                    else ratio_cell(data, bench, label, s, p) for p in peers]
         if memcpy:
             row.append(fmt(memcpy.get(s)))
         lines.append("| " + " | ".join(row) + " |")
@@ -205,8 +232,7 @@ def match_tables(data):
             val = {i: med.get(i, {}).get(label, {}).get(size) for i in data["impls"]}
             row = [label.replace("K=", "")] + [fmt(val[i]) for i in data["impls"]]
             if has_shmpi:
-                row += [fmt(size_ratio(data, "match_lat", label, size, p))
-                        for p in peers]
+                row += [ratio_cell(data, "match_lat", label, size, p) for p in peers]
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
     return lines
@@ -228,7 +254,8 @@ def summary_rows(data):
                     continue
                 worst, at = min(rs)
                 gmean = math.exp(sum(math.log(r) for r, _ in rs) / len(rs))
-                cells.append(f"{worst:.2f} at {fmt_size(at)} / {gmean:.2f}")
+                mark = ONE_PAIR if one_pair(data, bench, label, at, p) else ""
+                cells.append(f"{worst:.2f}{mark} at {fmt_size(at)} / {gmean:.2f}")
             if any(c != "–" for c in cells[2:]):
                 rows.append("| " + " | ".join(cells) + " |")
     return rows

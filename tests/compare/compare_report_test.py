@@ -120,5 +120,23 @@ class PlacementPairing(unittest.TestCase):
         self.assertIsNone(compare.bracketed_placement(None, "one core"))
 
 
+class OnePairMark(unittest.TestCase):
+    def test_a_ratio_one_pair_decided_alone_is_marked(self):
+        data = {"repeats": 3, "kinds": {"bw": "bandwidth"},
+                "per_repeat": {"bw": {"shmpi": {"MB/s": {8: {1: 2.0, 2: 2.0, 3: 2.0}}},
+                                      "openmpi": {"MB/s": {8: {1: 1.0, 2: 4.0, 3: 4.0}}}}},
+                "placements": {"bw": {
+                    "shmpi": {1: "separate cores", 2: "separate cores", 3: "one core"},
+                    "openmpi": {1: "separate cores", 2: "different dies", 3: "separate cores"}}}}
+        self.assertTrue(compare_report.one_pair(data, "bw", "MB/s", 8, "openmpi"))
+        self.assertEqual(compare_report.ratio_cell(data, "bw", "MB/s", 8, "openmpi"), "2.00\u00b9")
+        data["placements"]["bw"]["openmpi"][2] = "separate cores"  # now two pairs: 2.0 and 0.5
+        self.assertFalse(compare_report.one_pair(data, "bw", "MB/s", 8, "openmpi"))
+        self.assertEqual(compare_report.ratio_cell(data, "bw", "MB/s", 8, "openmpi"), "1.25")
+        data["repeats"] = 1  # a run of one repeat has nothing else to pair
+        data["placements"]["bw"]["openmpi"][2] = "different dies"
+        self.assertFalse(compare_report.one_pair(data, "bw", "MB/s", 8, "openmpi"))
+
+
 if __name__ == "__main__":
     unittest.main()
