@@ -100,15 +100,6 @@ class Pml {
   // (run_layout.hpp); `buffer` is unused.
   void start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                   std::size_t bytes, SendMode mode = SendMode::Standard, const RunLayout* runs = nullptr);
-  // The same for one half of an exchange (a receive from `dest` is posted
-  // and `dest` sends to us at the same time, as a collective's step does):
-  // pipelined, if it answers `dest`, below kExchangePipelineLimit whatever
-  // reply_pipeline_limit says. Both sides stream at once instead of each
-  // waiting for the other's read (osu_allreduce 2 ranks 16/32 KiB: see the
-  // commit).
-  static constexpr std::size_t kExchangePipelineLimit = 32 * 1024;
-  void start_exchange_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                           std::size_t bytes);
   // Starts a receive of at most `capacity` bytes matching `want`; with
   // `runs` (only where moves_runs() says so) into that layout, `buffer`
   // unused.

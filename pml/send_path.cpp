@@ -89,16 +89,6 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
   enqueue(request);
 }
 
-void Pml::start_exchange_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                              std::size_t bytes) {
-  // start_send reads the limit once, for this request: raised around it,
-  // the plain send path stays as it is.
-  const std::size_t limit = limits_.reply_pipeline_limit;
-  limits_.reply_pipeline_limit = std::max(limit, kExchangePipelineLimit);
-  start_send(request, dest, envelope, buffer, bytes);
-  limits_.reply_pipeline_limit = limit;
-}
-
 // Inlined into each caller: the contiguous one is the small send's whole
 // critical path (out of line it cost 0.04 -> 0.06 us of osu_latency 0 B).
 template <class Fill>

@@ -61,8 +61,7 @@ class Channel {
   }
   // Both at once, so two ranks exchanging with each other never wait on one
   // another: an eager send that is out at once, then the receive; else the
-  // receive is posted first, and an exchange with one peer is pipelined up
-  // to Pml::kExchangePipelineLimit.
+  // receive is posted first.
   void sendrecv(std::int32_t to, const void* out, std::size_t out_bytes, std::int32_t from, void* in,
                 std::size_t in_bytes) noexcept {
     if (try_send_now(to, out, out_bytes)) {
@@ -72,12 +71,7 @@ class Channel {
     pml::Request receive;
     pml::Request send;
     start_recv(receive, from, in, in_bytes);
-    if (to == from) {  // an exchange: both stream at once
-      context_.pml().start_exchange_send(send, comm_.world_rank(to), pml::Envelope{ctx(), comm_.rank, tag_}, out,
-                                         out_bytes);
-    } else {
-      start_send(send, to, out, out_bytes);
-    }
+    start_send(send, to, out, out_bytes);
     wait(send, to, out_bytes);
     wait(receive, from, in_bytes);
   }
