@@ -35,31 +35,6 @@ Blocks copied_aside(Schedule& s, const Blocks& recv) {
   return send;
 }
 
-// A 2-rank MPI_Alltoall of contiguous blocks up to kPairExchangeMax: the
-// peer's blocks exchanged straight between the buffers, then our own block
-// copied across. Checked as two Typed, without building Blocks. Empty when
-// the call needs the general path (which checks again, the same way).
-std::optional<int> contiguous_pair(Context& context, const Communicator& c, const DataArgs& send_side,
-                                   const DataArgs& recv_side, const char* call) {
-  Typed send;
-  Typed recv;
-  if (int rc = raise_if(
-          context, &c, call,
-          first_error({check_not_in_place(recv_side.buffer, "recvbuf"),
-                       check_typed(context.datatypes(), send_side.buffer, send_side.count, send_side.type, send),
-                       check_typed(context.datatypes(), recv_side.buffer, recv_side.count, recv_side.type, recv,
-                                   Use::Receive)})))
-    return rc;
-  if (!send.direct() || !recv.direct() || std::max(send.bytes, recv.bytes) > kPairExchangeMax) return std::nullopt;
-  const auto* from = static_cast<const std::byte*>(send_side.buffer);
-  auto* to = static_cast<std::byte*>(const_cast<void*>(recv_side.buffer));  // the receive side is written
-  const auto me = static_cast<std::size_t>(c.rank);
-  const std::size_t peer = 1 - me;
-  exchange_with_peer(context, c, from + peer * send.bytes, send.bytes, to + peer * recv.bytes, recv.bytes, call);
-  if (recv.bytes != 0) std::memcpy(to + me * recv.bytes, from + me * send.bytes, recv.bytes);
-  return MPI_SUCCESS;
-}
-
 int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_side, MPI_Comm comm,
              MPI_Request* request, bool nonblocking) {
   const Entry entry = enter(call);
@@ -69,7 +44,8 @@ int alltoall(const char* call, const DataArgs& send_side, const DataArgs& recv_s
   if (c->inter) return inter_alltoall(context, *c, comm, call, send_side, recv_side, request, nonblocking);
   const bool in_place = send_side.buffer == MPI_IN_PLACE;
   if (!nonblocking && c->size == 2 && !in_place && send_side.counts == nullptr && send_side.types == nullptr)
-    if (std::optional<int> rc = contiguous_pair(context, *c, send_side, recv_side, call)) return *rc;
+    if (std::optional<int> rc = contiguous_pair_exchange(context, *c, send_side, recv_side, SendBlocks::PerRank, call))
+      return *rc;
   Blocks send;
   Blocks recv;
   if (int rc = raise_if(context, c, call,

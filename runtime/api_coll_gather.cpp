@@ -71,12 +71,8 @@ int gather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype se
         return MPI_SUCCESS;
       }
       if (!in_place && recv.size_of(root) != 0) {
-        const void* own = packed_copy(sendbuf, send, space);
-        if (recv.contiguous(static_cast<std::size_t>(root))) {
-          std::memcpy(recv.at(root), own, recv.size_of(root));
-        } else {
-          unpack_block(recv, static_cast<std::size_t>(root), static_cast<const std::byte*>(own));
-        }
+        unpack_block(recv, static_cast<std::size_t>(root),
+                     static_cast<const std::byte*>(packed_copy(sendbuf, send, space)));
       }
       receive_from_peer(context, *c, recv, call);
     } catch (const std::bad_alloc&) {
@@ -162,29 +158,6 @@ int scatter(const char* call, const void* sendbuf, int sendcount, const int* sen
   });
 }
 
-// A 2-rank MPI_Allgather of contiguous blocks up to kPairExchangeMax: our
-// block exchanged for the peer's straight between the buffers, then copied
-// into place. Checked as two Typed, without building Blocks. Empty when the
-// call needs the general path (which checks again, the same way).
-std::optional<int> contiguous_pair(Context& context, const Communicator& c, const void* sendbuf, int sendcount,
-                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                   const char* call) {
-  Typed send;
-  Typed recv;
-  if (int rc =
-          raise_if(context, &c, call,
-                   first_error({check_not_in_place(recvbuf, "recvbuf"),
-                                check_typed(context.datatypes(), sendbuf, sendcount, sendtype, send),
-                                check_typed(context.datatypes(), recvbuf, recvcount, recvtype, recv, Use::Receive)})))
-    return rc;
-  if (!send.direct() || !recv.direct() || recv.bytes > kPairExchangeMax) return std::nullopt;
-  auto* to = static_cast<std::byte*>(recvbuf);
-  const auto me = static_cast<std::size_t>(c.rank);
-  exchange_with_peer(context, c, sendbuf, send.bytes, to + (1 - me) * recv.bytes, recv.bytes, call);
-  if (recv.bytes != 0) std::memcpy(to + me * recv.bytes, sendbuf, recv.bytes);
-  return MPI_SUCCESS;
-}
-
 int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
               MPI_Request* request, bool nonblocking) {
@@ -198,8 +171,9 @@ int allgather(const char* call, const void* sendbuf, int sendcount, MPI_Datatype
                            nonblocking);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!nonblocking && c->size == 2 && !in_place && recvcounts == nullptr)
-    if (std::optional<int> rc =
-            contiguous_pair(context, *c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, call))
+    if (std::optional<int> rc = contiguous_pair_exchange(
+            context, *c, DataArgs{sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr},
+            DataArgs{recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr}, SendBlocks::One, call))
       return *rc;
   Typed send;
   Blocks recv;

@@ -1,9 +1,11 @@
 #include "runtime/coll_call.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
+#include "runtime/collectives.hpp"
 #include "runtime/packed_transfer.hpp"
 #include "runtime/reduce_op.hpp"
 
@@ -130,6 +132,28 @@ Check check_data_blocks(const DatatypeTable& types, const DataArgs& args, std::i
   if (Check c = check_typed(types, args.buffer, args.count, args.type, t, use)) return c;
   out = uniform_blocks(args.buffer, t, n);
   return std::nullopt;
+}
+
+std::optional<int> contiguous_pair_exchange(Context& context, const Communicator& c, const DataArgs& send_side,
+                                            const DataArgs& recv_side, SendBlocks send_blocks, const char* call) {
+  Typed send;
+  Typed recv;
+  if (int rc = raise_if(
+          context, &c, call,
+          first_error({check_not_in_place(recv_side.buffer, "recvbuf"),
+                       check_typed(context.datatypes(), send_side.buffer, send_side.count, send_side.type, send),
+                       check_typed(context.datatypes(), recv_side.buffer, recv_side.count, recv_side.type, recv,
+                                   Use::Receive)})))
+    return rc;
+  if (!send.direct() || !recv.direct() || std::max(send.bytes, recv.bytes) > kPairExchangeMax) return std::nullopt;
+  const auto me = static_cast<std::size_t>(c.rank);
+  const std::size_t peer = 1 - me;
+  const std::size_t stride = send_blocks == SendBlocks::PerRank ? send.bytes : 0;
+  const auto* from = static_cast<const std::byte*>(send_side.buffer);
+  auto* to = static_cast<std::byte*>(const_cast<void*>(recv_side.buffer));  // the receive side is written
+  exchange_with_peer(context, c, from + peer * stride, send.bytes, to + peer * recv.bytes, recv.bytes, call);
+  if (recv.bytes != 0) std::memcpy(to + me * recv.bytes, from + me * stride, recv.bytes);
+  return MPI_SUCCESS;
 }
 
 Check check_inter_root(int root, const Communicator& comm) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -57,6 +59,18 @@ struct DataArgs {
 };
 // Its blocks over `n` ranks (one count: n blocks one after another).
 Check check_data_blocks(const DatatypeTable& types, const DataArgs& args, std::int32_t n, Blocks& out, Use use);
+
+// How a 2-rank allgather or alltoall of equal blocks lays out its send
+// buffer: one block for both ranks (allgather), or block i for rank i.
+enum class SendBlocks : std::uint8_t { One, PerRank };
+// A 2-rank blocking allgather or alltoall of equal blocks whose datatypes
+// are contiguous on both sides, up to kPairExchangeMax a block: checked as
+// two Typed (no Blocks), the peer's block exchanged straight into block
+// `1 - rank` of the receive buffer, then ours copied into block `rank`.
+// Empty when the call needs the general path (which checks again, the same
+// way, and sends the same exchange); else MPI_SUCCESS or the error raised.
+std::optional<int> contiguous_pair_exchange(Context& context, const Communicator& c, const DataArgs& send_side,
+                                            const DataArgs& recv_side, SendBlocks send_blocks, const char* call);
 Check check_root(int root, const Communicator& comm);
 // On an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank of the remote group.
 Check check_inter_root(int root, const Communicator& comm);

@@ -29,6 +29,10 @@ std::size_t bytes_of(const TunableDefaults& defaults, std::string_view name) {
   return static_cast<std::size_t>(*contract::parse_bytes(value_of(defaults, name)));
 }
 
+// Whether the user set tunable `name` (its variable) rather than leaving it
+// to the profile.
+bool set_by_user(std::string_view name) { return std::getenv(contract::tunable_env_name(name).c_str()) != nullptr; }
+
 // A variable under a tunable's old name is refused: ignoring it would
 // silently run with another value than the user set.
 void refuse_renamed() {
@@ -55,7 +59,7 @@ Config Config::from_environment() {
   c.split_threshold = bytes_of(d, "split_threshold");
   c.run_copy_min = bytes_of(d, "run_copy_min");
   c.reply_pipeline_limit = bytes_of(d, "reply_pipeline_limit");
-  c.reply_pipeline_limit_chosen = std::getenv(contract::tunable_env_name("reply_pipeline_limit").c_str()) != nullptr;
+  c.reply_pipeline_limit_chosen = set_by_user("reply_pipeline_limit");
   c.claim_ahead_from = bytes_of(d, "claim_ahead_from");
   c.claim_ahead_limit = bytes_of(d, "claim_ahead_limit");
   c.unexpected_budget = bytes_of(d, "unexpected_budget");
@@ -77,8 +81,7 @@ Config Config::from_environment() {
   // A default eager limit follows a smaller ring down (Context takes
   // btl::eager_limit_for_ring); one the user set must fit.
   const std::string misfit = contract::eager_limit_misfit(c.eager_limit, c.ring_size);
-  if (!misfit.empty() && std::getenv(contract::tunable_env_name("eager_limit").c_str()) != nullptr)
-    throw ConfigError("invalid SHMPI_EAGER_LIMIT: " + misfit);
+  if (!misfit.empty() && set_by_user("eager_limit")) throw ConfigError("invalid SHMPI_EAGER_LIMIT: " + misfit);
   return c;
 }
 

@@ -112,12 +112,18 @@ def same_placement(data, bench, peer):
     return {r for r, p in shm.items() if p != "moved" and other.get(r) == p}
 
 
-def size_ratio(data, bench, label, size, peer):
-    """paired_ratio of shmpi against peer for one benchmark metric and size."""
+def size_series(data, bench, label, size, peer):
+    """shmpi's and peer's {rep: value} for one benchmark metric and size,
+    and the repeats run in one placement (same_placement)."""
     by_impl = data["per_repeat"].get(bench, {})
     shm = by_impl.get("shmpi", {}).get(label, {}).get(size, {})
     other = by_impl.get(peer, {}).get(label, {}).get(size, {})
-    return paired_ratio(data["kinds"][bench], shm, other, same_placement(data, bench, peer))
+    return shm, other, same_placement(data, bench, peer)
+
+
+def size_ratio(data, bench, label, size, peer):
+    """paired_ratio of shmpi against peer for one benchmark metric and size."""
+    return paired_ratio(data["kinds"][bench], *size_series(data, bench, label, size, peer))
 
 
 # Marks a ratio that rests on one repeat pair while the run had several:
@@ -129,10 +135,7 @@ def one_pair(data, bench, label, size, peer):
     """Whether size_ratio took a single pair out of several repeats."""
     if data.get("repeats", 1) < 2:
         return False
-    by_impl = data["per_repeat"].get(bench, {})
-    shm = by_impl.get("shmpi", {}).get(label, {}).get(size, {})
-    other = by_impl.get(peer, {}).get(label, {}).get(size, {})
-    return len(paired_reps(shm, other, same_placement(data, bench, peer))) == 1
+    return len(paired_reps(*size_series(data, bench, label, size, peer))) == 1
 
 
 def ratio_cell(data, bench, label, size, peer):
