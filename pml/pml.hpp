@@ -109,6 +109,18 @@ class Pml {
   // other nodes exist (the network moves contiguous bytes only).
   bool moves_runs() const noexcept { return network_ == nullptr; }
 
+  // Spanning messages (kSpans; a partitioned transfer's ready partitions
+  // as one message). The sender's message fills the receive it matches and
+  // the receives posted for the tags just below want.tag, one per
+  // `span_unit` bytes; those leave the posted queue when it matches, so no
+  // later message can meet them, and the first receive's `spanned` says
+  // how many they were. Only to peers on this node (spans_to()).
+  void start_spanning_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                           std::size_t bytes);
+  void start_spanned_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
+                          std::uint64_t span_unit);
+  bool spans_to(std::uint32_t dest) const noexcept { return remote_[dest] == 0; }
+
   // Cancels a receive still waiting for a message, or a send none of which
   // has left yet: true, and the request is then complete, cancelled. A
   // send that has left (even one complete already, as an eager send is),
@@ -270,9 +282,17 @@ class Pml {
 
   // Matching arriving records (receive_path.cpp).
   void on_record(std::uint32_t peer, std::span<const std::byte> body);
+  void begin_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer, std::size_t bytes,
+                  SendMode mode, const RunLayout* runs);
   void on_first(std::uint32_t peer, const MatchHeader& header, std::span<const std::byte> payload);
   void on_fragment(std::uint32_t peer, std::span<const std::byte> payload) noexcept;
   void deliver_unexpected(Request& request, Unexpected& message) noexcept;
+  // Gives a receive set up for `want` the earliest message waiting for it,
+  // or posts it.
+  void take_or_post(Request& request, const Envelope& want) noexcept;
+  // `request` matched a message of `length` bytes that spans: takes the
+  // receives it also fills out of the posted queue.
+  void take_spanned(Request& request, std::uint64_t length) noexcept;
   // The backlog flag (ProtocolLimits::unexpected_budget): after a message
   // was stored, and instead of store_.release().
   void stored_unexpected() noexcept {

@@ -54,6 +54,11 @@ inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can and w
                                               // into the receiver (no receive of its own posted)
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 inline constexpr std::uint8_t kTooLate = 8;   // Withdrawn flags: a receive had matched the message
+// First records (Eager, FragFirst, Rts): the message fills the receive it
+// matches and, when that receive takes spans (Pml::start_spanned_recv),
+// the receives posted for the tags just below its own, one per span unit
+// of its length (a partitioned send's ready partitions sent as one).
+inline constexpr std::uint8_t kSpans = 16;
 
 // The largest sender rank a header can carry (jobs are limited to fewer
 // ranks: contract::kMaxRanks).

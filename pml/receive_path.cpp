@@ -18,6 +18,8 @@ void set_up_receive(Request& request, void* buffer, std::size_t capacity) noexce
   request.capacity = capacity;
   request.received = 0;
   request.layout = nullptr;
+  request.span_unit = 0;
+  request.spanned = 0;
   request.status = Status{};
 }
 
@@ -27,12 +29,41 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
                      const RunLayout* runs) {
   set_up_receive(request, buffer, capacity);
   request.layout = runs;
+  take_or_post(request, want);
+}
+
+void Pml::start_spanned_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
+                             std::uint64_t span_unit) {
+  set_up_receive(request, buffer, capacity);
+  request.span_unit = span_unit;
+  take_or_post(request, want);
+}
+
+void Pml::take_or_post(Request& request, const Envelope& want) noexcept {
   request.want = load_envelope(want);
   if (UnexpectedMsg* message = unexpected_.take(request.want)) {
     deliver_unexpected(request, static_cast<Unexpected&>(*message));
     return;
   }
   posted_.post(request);
+}
+
+// Done as the message matches, before any later record is delivered: a
+// message of the sender's next round for one of these tags must find them
+// gone. Those not posted yet (the message was unexpected) are the caller's
+// to skip, told by `spanned`.
+void Pml::take_spanned(Request& request, std::uint64_t length) noexcept {
+  if (request.span_unit == 0 || length <= request.span_unit) return;
+  request.spanned = static_cast<std::uint32_t>((length - 1) / request.span_unit);
+  for (std::uint32_t k = 1; k <= request.spanned; ++k) {
+    const Envelope follower{request.want.context, request.want.source, request.want.tag - static_cast<std::int32_t>(k)};
+    if (PostedRecv* posted = posted_.match(follower)) {
+      auto& filled = static_cast<Request&>(*posted);
+      filled.status.source = follower.source;
+      filled.status.tag = follower.tag;
+      filled.complete = true;
+    }
+  }
 }
 
 // Watches the peer's fast box (btl/fast_box.hpp), where a message of one
@@ -124,6 +155,7 @@ void Pml::start_mrecv(Request& request, Unexpected& message, void* buffer, std::
 // only as a rendezvous offer). `message` is already out of the queue.
 void Pml::deliver_unexpected(Request& request, Unexpected& message) noexcept {
   describe(request, message.env, message.length);
+  if (message.spans) take_spanned(request, message.length);
   if (message.rendezvous) {
     if (remote_[message.peer] != 0) {
       receive_net(request, message);
@@ -199,6 +231,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
   if (PostedRecv* posted = posted_.match(envelope)) {
     Request& request = static_cast<Request&>(*posted);
     describe(request, envelope, header.length);
+    if ((header.flags & kSpans) != 0) take_spanned(request, header.length);
     if (rendezvous) {
       start_rendezvous(request, peer, offer.address, offer.cookie, (header.flags & kCanWrite) != 0);
       return;
@@ -217,6 +250,7 @@ void Pml::on_first(std::uint32_t peer, const MatchHeader& header, std::span<cons
   message.rendezvous = rendezvous;
   message.sync = sync;
   message.can_write = (header.flags & kCanWrite) != 0;
+  message.spans = (header.flags & kSpans) != 0;
   message.cookie = rendezvous ? offer.cookie : cookie;
   message.address = offer.address;
   message.sequence = sequence;

@@ -55,6 +55,11 @@ struct Request : PostedRecv {
   std::uint32_t source_world;
   bool part_failed;
   bool in_epoch;  // counted in its peer's RouteEpoch until it ends
+  // A message that spans (kSpans) also fills the receives posted for the
+  // next tags below want.tag, one per `span_unit` bytes (0: it fills only
+  // this one); `spanned` of them, taken out of the posted queue at match.
+  std::uint64_t span_unit;
+  std::uint32_t spanned;
 
   // Send: what goes, to whom (world rank), and how far it got.
   const std::byte* send_buffer;
@@ -70,6 +75,7 @@ struct Request : PostedRecv {
   bool offered;          // send: went as a rendezvous offer (Rts), which the receiver answers
   bool withdraw_asked;   // send: cancel() asked the receiver to withdraw it (once per send)
   bool withdrawing;      // send: ... and its answer (Withdrawn) is due; the send completes after it
+  std::uint8_t first_flags;  // send: flags its first record carries besides the protocol's (kSpans)
   std::uint32_t sequence;  // send: its first record's sequence number on the pair (set once started)
   Envelope envelope;     // context, source (our rank in the communicator), tag
   Request* next_send;    // per-peer send queue link

@@ -49,6 +49,18 @@ void finished_pushing(Request& request) noexcept {
 
 void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
                      std::size_t bytes, SendMode mode, const RunLayout* runs) {
+  request.first_flags = 0;
+  begin_send(request, dest, envelope, buffer, bytes, mode, runs);
+}
+
+void Pml::start_spanning_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                              std::size_t bytes) {
+  request.first_flags = kSpans;
+  begin_send(request, dest, envelope, buffer, bytes, SendMode::Standard, nullptr);
+}
+
+void Pml::begin_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
+                     std::size_t bytes, SendMode mode, const RunLayout* runs) {
   stats_.sent_to(dest, bytes);
   request.layout = runs;
   request.kind = RequestKind::Send;
@@ -141,7 +153,8 @@ bool Pml::push_eager(Request& request, btl::ChannelWriter& channel) noexcept {
   const std::size_t extra = sync ? kCookieBytes : 0;
   std::byte* out = channel.try_reserve(kPrefixBytes + extra + request.length);
   if (out == nullptr) return false;
-  std::byte* payload = write_header(out, request, RecordKind::Eager, sync ? kSync : std::uint8_t{0}, request.length);
+  const std::uint8_t flags = (sync ? kSync : std::uint8_t{0}) | request.first_flags;
+  std::byte* payload = write_header(out, request, RecordKind::Eager, flags, request.length);
   if (request.layout == nullptr) [[likely]] {
     btl::copy_to_ring(payload, request.send_buffer, request.length);
   } else {
@@ -163,8 +176,8 @@ bool Pml::push_rts(Request& request, btl::ChannelWriter& channel) noexcept {
   // then only adds a round trip (measured: osu_bibw at 128-256 KiB ran
   // 17 GB/s split, 22-26 GB/s unsplit; osu_bw gains from splitting).
   const bool can_write = single_copy_on() && posted_.empty();
-  std::byte* payload = write_header(out, request, RecordKind::Rts, can_write ? kCanWrite : std::uint8_t{0},
-                                    request.length);
+  const std::uint8_t flags = (can_write ? kCanWrite : std::uint8_t{0}) | request.first_flags;
+  std::byte* payload = write_header(out, request, RecordKind::Rts, flags, request.length);
   // A send from runs offers its RunLayout instead of a buffer (run_layout.hpp).
   const bool runs = request.layout != nullptr;
   const void* offered = runs ? static_cast<const void*>(request.layout) : request.send_buffer;
@@ -192,7 +205,9 @@ bool Pml::push_fragments(Request& request, btl::ChannelWriter& channel, RecordKi
     const std::size_t chunk = std::min(fragment, request.length - request.sent);
     std::byte* out = channel.try_reserve(kHeaderBytes + extra + chunk);
     if (out == nullptr) return false;
-    std::byte* payload = write_header(out, request, kind, extra != 0 ? kSync : std::uint8_t{0}, length_field);
+    const std::uint8_t flags = (extra != 0 ? kSync : std::uint8_t{0}) |
+                               (kind == RecordKind::FragFirst ? request.first_flags : std::uint8_t{0});
+    std::byte* payload = write_header(out, request, kind, flags, length_field);
     copy_out(request, request.sent, payload, chunk);
     transport_.publish(request.dest);
     if (kind == RecordKind::FragFirst) request.sequence = next_sequence_out(request.dest);

@@ -25,6 +25,7 @@ struct Unexpected : UnexpectedMsg {
   bool rendezvous = false;      // an Rts: the payload is still in the sender
   bool sync = false;            // the sender waits for an Ack with `cookie`
   bool can_write = false;       // rendezvous: the sender can take part in a split copy
+  bool spans = false;           // kSpans: it may fill the receives after the one it matches
   std::uint64_t cookie = 0;     // the sender's request (sync or rendezvous)
   std::uint64_t address = 0;    // rendezvous: the sender's buffer
   std::uint32_t sequence = 0;   // its first record's sequence number on the pair (WithdrawNotice)
@@ -57,6 +58,7 @@ class UnexpectedStore {
     u->rendezvous = false;
     u->sync = false;
     u->can_write = false;
+    u->spans = false;
     u->cookie = 0;
     u->address = 0;
     u->sequence = 0;

@@ -122,7 +122,7 @@ extern "C" int PMPI_Pready(int partition, MPI_Request request) {
   MpiRequest* r = active_send(context, kCall, request, rc);
   if (r == nullptr) return rc;
   if ((rc = check_partition(context, kCall, *r, partition))) return rc;
-  return mark_ready(context, *r, partition, kCall);
+  return mark_ready(context, *r, partition, partition, kCall);
 }
 
 extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) {
@@ -139,9 +139,7 @@ extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Requ
     return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_ARG,
                        "empty range: low " + std::to_string(partition_low) + " > high " +
                            std::to_string(partition_high));
-  for (int p = partition_low; p <= partition_high; ++p)
-    if ((rc = mark_ready(context, *r, p, kCall))) return rc;
-  return MPI_SUCCESS;
+  return mark_ready(context, *r, partition_low, partition_high, kCall);
 }
 
 extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request) {
@@ -156,8 +154,11 @@ extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI
     return raise_error(context, context.communicator(r->comm), kCall, MPI_ERR_ARG, "null partition array");
   for (int i = 0; i < length; ++i)
     if ((rc = check_partition(context, kCall, *r, array_of_partitions[i]))) return rc;
-  for (int i = 0; i < length; ++i)
-    if ((rc = mark_ready(context, *r, array_of_partitions[i], kCall))) return rc;
+  // Each run of consecutive partitions in the list goes as one message.
+  for (int i = 0, end = 0; i < length; i = end) {
+    for (end = i + 1; end < length && array_of_partitions[end] == array_of_partitions[end - 1] + 1;) ++end;
+    if ((rc = mark_ready(context, *r, array_of_partitions[i], array_of_partitions[end - 1], kCall))) return rc;
+  }
   return MPI_SUCCESS;
 }
 

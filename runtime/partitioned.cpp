@@ -51,17 +51,48 @@ bool try_pair(Context& context, PartitionedOp& op) {
 }
 
 // Receive: posts this round's receive of every send partition, each at its
-// place in our buffer (truncated where our buffer ends first).
+// place in our buffer with room to its end (truncated where our buffer ends
+// first): a message may span that partition and the ones after it (a
+// sender's Pready_range). A receive that takes such a message at once
+// (it came before this round was posted) fills the next `spanned` parts,
+// which are not posted.
 void post_receives(Context& context, PartitionedOp& op) {
   const std::uint64_t capacity = static_cast<std::uint64_t>(op.partitions) * op.partition_bytes;
   const std::uint64_t each = op.setup.partition_bytes;
-  for (std::int32_t i = 0; i < op.part_count; ++i) {
+  for (std::int32_t i = 0; i < op.part_count; i += 1 + static_cast<std::int32_t>(op.parts[i].spanned)) {
     const std::uint64_t offset = static_cast<std::uint64_t>(i) * each;
-    const std::uint64_t room = offset >= capacity ? 0 : std::min(each, capacity - offset);
+    const std::uint64_t to_end = each * static_cast<std::uint64_t>(op.part_count - i);
+    const std::uint64_t room = offset >= capacity ? 0 : std::min(to_end, capacity - offset);
     std::byte* at = room == 0 ? op.buffer : op.buffer + offset;
-    context.pml().start_recv(op.parts[i], partition_envelope(op, op.peer, i), at, room);
+    context.pml().start_spanned_recv(op.parts[i], partition_envelope(op, op.peer, i), at, room, each);
   }
   op.posted = true;
+}
+
+// Receive: the part after parts[i] and the ones its message also filled.
+std::int32_t next_part(const PartitionedOp& op, std::int32_t i) noexcept {
+  return i + 1 + static_cast<std::int32_t>(op.parts[i].spanned);
+}
+
+// Send: starts the messages of send partitions [first, end), marked ready
+// by this caller: one message for them all when the peer takes spans.
+void send_ready(Context& context, MpiRequest& r, std::int32_t first, std::int32_t end) {
+  PartitionedOp& op = *r.partitioned;
+  if (first == end || r.proc_null) return;
+  pml::Pml& pml = context.pml();
+  pml::Request& lead = op.parts[first];
+  if (end - first > 1 && op.partition_bytes != 0 && pml.spans_to(op.world_peer)) {
+    pml.start_spanning_send(lead, op.world_peer, partition_envelope(op, op.self, first),
+                            op.buffer + static_cast<std::size_t>(first) * op.partition_bytes,
+                            static_cast<std::size_t>(end - first) * op.partition_bytes);
+    for (std::int32_t i = first + 1; i < end; ++i) op.parts[i].complete = true;
+  } else {
+    for (std::int32_t i = first; i < end; ++i)
+      pml.start_send(op.parts[i], op.world_peer, partition_envelope(op, op.self, i),
+                     op.buffer + static_cast<std::size_t>(i) * op.partition_bytes, op.partition_bytes);
+  }
+  // Sent whole, it may end another thread's MPI_Wait on this request.
+  if (op.parts[end - 1].complete) pml.count_move();
 }
 
 // Every part has completed: the request's status and completion.
@@ -69,7 +100,7 @@ void finish(MpiRequest& r, PartitionedOp& op) noexcept {
   pml::Status status{};
   status.source = op.send ? -1 : op.peer;
   status.tag = op.send ? -1 : op.tag;
-  for (std::int32_t i = 0; !op.send && i < op.part_count; ++i) {
+  for (std::int32_t i = 0; !op.send && i < op.part_count; i = next_part(op, i)) {
     const pml::Status& part = op.parts[i].status;
     status.bytes += part.bytes;
     status.sent_bytes += part.sent_bytes;
@@ -145,26 +176,22 @@ bool poll_partitioned(Context& context, MpiRequest& r) noexcept {
       if (!op.paired && !try_pair(context, op)) return false;
       post_receives(context, op);
     }
-    while (op.settled < op.part_count && op.parts[op.settled].complete) ++op.settled;
+    while (op.settled < op.part_count && op.parts[op.settled].complete) op.settled = next_part(op, op.settled);
   }
   if (op.settled < op.part_count) return false;
   finish(r, op);
   return true;
 }
 
-int mark_ready(Context& context, MpiRequest& r, int partition, const char* call) {
+int mark_ready(Context& context, MpiRequest& r, int first, int last, const char* call) {
   PartitionedOp& op = *r.partitioned;
-  if (op.ready[partition].exchange(1, std::memory_order_acq_rel) != 0)
-    return raise_error(context, context.communicator(r.comm), call, MPI_ERR_ARG,
-                       "partition " + std::to_string(partition) + " of request " + std::to_string(r.handle) +
-                           " is already marked ready in this round");
-  if (r.proc_null) return MPI_SUCCESS;
-  const std::size_t offset = static_cast<std::size_t>(partition) * op.partition_bytes;
-  context.pml().start_send(op.parts[partition], op.world_peer, partition_envelope(op, op.self, partition),
-                           op.buffer + offset, op.partition_bytes);
-  // Sent whole, it may end another thread's MPI_Wait on this request.
-  if (op.parts[partition].complete) context.pml().count_move();
-  return MPI_SUCCESS;
+  int end = first;
+  while (end <= last && op.ready[end].exchange(1, std::memory_order_acq_rel) == 0) ++end;
+  send_ready(context, r, first, end);
+  if (end > last) return MPI_SUCCESS;
+  return raise_error(context, context.communicator(r.comm), call, MPI_ERR_ARG,
+                     "partition " + std::to_string(end) + " of request " + std::to_string(r.handle) +
+                         " is already marked ready in this round");
 }
 
 bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept {
@@ -185,7 +212,9 @@ bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept 
   }
   for (int attempt = 0; attempt < 2; ++attempt) {
     bool all = true;
-    for (std::int32_t i = std::max(lo, op.settled); i < hi && all; ++i) all = op.parts[i].complete;
+    // Walks the messages' receives: parts a message spanned are not among them.
+    for (std::int32_t i = op.settled; i < hi && all; i = next_part(op, i))
+      all = op.parts[i].complete || next_part(op, i) <= lo;
     if (all) return true;
     if (attempt == 0) context.pml().progress();
   }

@@ -8,15 +8,18 @@
 // and the pairing's sequence number -- the k-th partitioned send from us to
 // that peer with that tag on that communicator pairs with the k-th such
 // receive there (MPI's order of initialisation) -- plus the sender's
-// partitioning and the block of internal tags its partitions use. Each send
-// partition then travels as its own point-to-point message with its own
-// internal tag, started by the MPI_Pready that marks it, so the receiver
-// gets partitions as they become ready. The receiver, once it holds the
-// record, posts one receive per send partition at that partition's place in
-// its buffer (its own partitioning may differ); a receive partition has
-// arrived when every send partition overlapping it has. Messages of one tag
-// from one sender match in order, so round r's partition i meets round r's
-// receive even when the sender runs a round ahead.
+// partitioning and the block of internal tags its partitions use. The
+// partitions one MPI_Pready* call marks (a range, or a run of consecutive
+// ones in a list) then travel as one point-to-point message with the
+// internal tag of the first, started by that call, so the receiver gets
+// partitions as they become ready. The receiver, once it holds the record,
+// posts one receive per send partition at that partition's place in its
+// buffer (its own partitioning may differ); a message that spans several
+// partitions (kSpans, pml/protocol.hpp) fills the receives of all of them,
+// which leave the posted queue as it matches. A receive partition has
+// arrived when every send partition overlapping it has. Messages of one
+// tag from one sender match in order, so round r's partition i meets round
+// r's receive even when the sender runs rounds ahead.
 //
 // Internal tags: user tags are >= 0 and MPI_ANY_TAG is -1; the internal
 // collectives use small positive tags on the internal context. Partitioned
@@ -140,10 +143,11 @@ int start_partitioned(Context& context, MpiRequest& r, const char* call);
 // Moves `r` on (pairs and posts a receive when it can) and tells whether
 // it is complete; completion fills r.pml's status and sets r.pml.complete.
 bool poll_partitioned(Context& context, MpiRequest& r) noexcept;
-// Marks `partition` (checked to be in range) of the active send `r` ready
-// and starts its message. MPI_SUCCESS, or the error raised by `call` when
-// it was marked already in this round.
-int mark_ready(Context& context, MpiRequest& r, int partition, const char* call);
+// Marks partitions `first` to `last` (checked to be in range) of the
+// active send `r` ready and starts their message (one for them all). Stops
+// at one marked already in this round: MPI_SUCCESS, or the error raised by
+// `call` then.
+int mark_ready(Context& context, MpiRequest& r, int first, int last, const char* call);
 // Whether every byte of receive partition `partition` (checked to be in
 // range) of the active receive `r` has arrived.
 bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept;

@@ -4,6 +4,7 @@
  * Pready_range, Pready_list and from several threads; receive partitionings
  * that differ from the send's; eager and rendezvous partition sizes; a
  * partition delivered before the others are ready (MPI_Parrived sees it);
+ * partitions marked together sent as one message, by a sender rounds ahead;
  * pairing in order of initialisation; MPI_PROC_NULL; init/free cycles;
  * errors for misuse (MPI_ERRORS_RETURN).
  *
@@ -155,6 +156,59 @@ static void delivered_as_ready(int bytes) {
   free(in);
 }
 
+/* The sender runs rounds ahead of its receiver, marking its partitions in
+ * groups that change from round to round (one range, ranges and single
+ * partitions, runs in a list), so a message spanning several partitions
+ * is followed by the next round's messages for the partitions it spanned.
+ * Round 0's receives are posted before anything arrives; the later rounds'
+ * messages wait, unexpected, for their round's MPI_Start. Each round's
+ * receive must get that round's bytes, whole. */
+static void sender_ahead(int bytes) {
+  enum { PARTS = 6, ROUNDS = 6 };
+  const int total = PARTS * bytes;
+  unsigned char *out = malloc(total), *in = malloc(total);
+  memset(out, 0, total);
+  memset(in, 0, total);
+  MPI_Request send, recv;
+  MPI_Psend_init(out, PARTS, bytes, MPI_BYTE, right, 13, MPI_COMM_WORLD, MPI_INFO_NULL, &send);
+  MPI_Precv_init(in, PARTS, bytes, MPI_BYTE, left, 13, MPI_COMM_WORLD, MPI_INFO_NULL, &recv);
+  /* A first round pairs them, so round 0's receives are posted at once. */
+  MPI_Request both[2] = {recv, send};
+  MPI_Startall(2, both);
+  MPI_Pready_range(0, PARTS - 1, send);
+  MPI_Waitall(2, both, MPI_STATUSES_IGNORE);
+  MPI_Start(&recv);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int round = 0; round < ROUNDS; ++round) {
+    fill_pattern(out, total, rank * 50 + round);
+    MPI_Start(&send);
+    if (round % 3 == 0) {
+      MPI_Pready_range(0, PARTS - 1, send);
+    } else if (round % 3 == 1) {
+      MPI_Pready_range(3, 5, send);
+      MPI_Pready(0, send);
+      MPI_Pready_range(1, 2, send);
+    } else {
+      MPI_Pready_list(PARTS, (int[]){4, 5, 0, 1, 2, 3}, send);
+    }
+    MPI_Wait(&send, MPI_STATUS_IGNORE); /* small partitions: gone before any receive takes them */
+  }
+  for (int round = 0; round < ROUNDS; ++round) {
+    if (round > 0) MPI_Start(&recv);
+    MPI_Status st;
+    MPI_Wait(&recv, &st);
+    int count = -1;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    CHECK(count == total, "ahead round %d: count %d", round, count);
+    CHECK(pattern_ok(in, total, left * 50 + round), "ahead round %d payload (%d-byte partitions)", round, bytes);
+    memset(in, 0, total);
+  }
+  MPI_Request_free(&send);
+  MPI_Request_free(&recv);
+  free(out);
+  free(in);
+}
+
 /* Two sends with the same tag pair with the receives in the order each
  * side initialised them, whichever starts first; another tag initialised
  * in the other order pairs by tag. */
@@ -288,7 +342,9 @@ static void misuse(void) {
   CHECK(error_class(MPI_Cancel(&recv)) == MPI_ERR_REQUEST, "Cancel of an active partitioned request");
   MPI_Pready(1, send);
   CHECK(error_class(MPI_Pready(1, send)) == MPI_ERR_ARG, "Pready twice in a round");
-  MPI_Pready_list(3, (int[]){0, 2, 3}, send);
+  /* A range over a marked partition marks (and sends) those before it. */
+  CHECK(error_class(MPI_Pready_range(0, 2, send)) == MPI_ERR_ARG, "Pready_range over a partition marked already");
+  MPI_Pready_range(2, 3, send);
   MPI_Wait(&send, MPI_STATUS_IGNORE);
   MPI_Wait(&recv, MPI_STATUS_IGNORE);
   MPI_Request_free(&send);
@@ -328,6 +384,8 @@ int main(int argc, char **argv) {
   transfer(1, 0, 1, ONE_BY_ONE);     /* empty */
   delivered_as_ready(100);
   delivered_as_ready(200000);
+  sender_ahead(40);
+  sender_ahead(500);
   pairing_order();
   freed_then_reinit();
   lifecycle();
