@@ -57,6 +57,7 @@ Config Config::from_environment() {
   c.max_fragment = bytes_of(d, "max_fragment");
   c.rndv_threshold = bytes_of(d, "rndv_threshold");
   c.split_threshold = bytes_of(d, "split_threshold");
+  c.split_threshold_chosen = set_by_user("split_threshold");
   c.run_copy_min = bytes_of(d, "run_copy_min");
   c.reply_pipeline_limit = bytes_of(d, "reply_pipeline_limit");
   c.reply_pipeline_limit_chosen = set_by_user("reply_pipeline_limit");
@@ -89,6 +90,7 @@ Config Config::when_ranks_outnumber_cores() const {
   Config c = *this;
   if (!reply_pipeline_limit_chosen)
     c.reply_pipeline_limit = std::max(reply_pipeline_limit, kOversubscribedReplyPipelineLimit);
+  if (!split_threshold_chosen) c.split_threshold = 0;
   return c;
 }
 

@@ -23,6 +23,7 @@ struct Config {
   std::size_t max_fragment = 0;    // largest pipelined fragment
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)
+  bool split_threshold_chosen = false;  // by the user (SHMPI_SPLIT_THRESHOLD), not a profile
   std::size_t run_copy_min = 0;    // shortest mean run copied run to run (pml/run_reads.cpp)
   std::size_t reply_pipeline_limit = 0;  // rendezvous sizes below this go pipelined when answering
   bool reply_pipeline_limit_chosen = false;  // by the user (SHMPI_REPLY_PIPELINE_LIMIT), not a profile
@@ -46,17 +47,19 @@ struct Config {
   // ConfigError whose what() is one line naming the variable and the rule.
   static Config from_environment();
 
-  // This configuration for a job whose ranks outnumber the node's cores: a
-  // reply pipelines up to kOversubscribedReplyPipelineLimit unless the user
-  // chose the limit (a rendezvous then needs its peer scheduled twice, to
-  // read and to be told it was read, where a reply's peer waits to read).
+  // This configuration for a job whose ranks outnumber the node's cores,
+  // where a rendezvous needs its peer scheduled twice (to read, and to be
+  // told it was read) and a split copy's two halves cannot run at once:
+  // a reply pipelines up to kOversubscribedReplyPipelineLimit, and no
+  // single copy is split, unless the user chose those limits.
   Config when_ranks_outnumber_cores() const;
 };
 
-// osu_reduce, osu_allreduce, osu_alltoall, osu_allgather at 8 ranks on 2
-// cores, 16-32 KiB: 2-3x faster; osu_multi_lat 16 KiB 1.2-1.4x; osu_mbw_mr
-// (windows of sends, not replies) unchanged. The runs: docs/tunables/reply_pipeline_limit.md.
-inline constexpr std::size_t kOversubscribedReplyPipelineLimit = 64 * 1024;
+// At 8 ranks on 2 cores: osu_reduce, osu_allreduce, osu_alltoall,
+// osu_allgather 16-32 KiB 2-3x faster, osu_multi_lat 64 KiB 1.6-2x
+// (with no split); osu_mbw_mr (windows of sends, not replies) unchanged.
+// The runs: docs/tunables/reply_pipeline_limit.md, split_threshold.md.
+inline constexpr std::size_t kOversubscribedReplyPipelineLimit = 128 * 1024;
 
 struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -68,21 +68,29 @@ TEST(WaitPolicy, ThePollGapComesFromTheEnvironment) {
   ::unsetenv("SHMPI_PROFILE");
 }
 
-// Ranks that outnumber cores pipeline replies up to 64 KiB, above any
-// profile's lower limit; a limit the user chose stays as it is.
-TEST(OversubscribedConfig, RepliesPipelineUpTo64KiBUnlessTheUserChose) {
+// Ranks that outnumber cores pipeline replies up to 128 KiB, above any
+// profile's lower limit, and split no single copy; a limit the user chose
+// stays as it is.
+TEST(OversubscribedConfig, RepliesPipelineUpTo128KiBAndNoSplitUnlessTheUserChose) {
   ::setenv("SHMPI_PROFILE", "general", 1);
   const Config general = Config::from_environment();
   EXPECT_EQ(general.reply_pipeline_limit, 0u);
   EXPECT_FALSE(general.reply_pipeline_limit_chosen);
-  EXPECT_EQ(general.when_ranks_outnumber_cores().reply_pipeline_limit, 65536u);
+  EXPECT_NE(general.split_threshold, 0u);
+  EXPECT_FALSE(general.split_threshold_chosen);
+  EXPECT_EQ(general.when_ranks_outnumber_cores().reply_pipeline_limit, 131072u);
+  EXPECT_EQ(general.when_ranks_outnumber_cores().split_threshold, 0u);
   ::setenv("SHMPI_PROFILE", "intel", 1);
-  EXPECT_EQ(Config::from_environment().when_ranks_outnumber_cores().reply_pipeline_limit, 65536u);
+  EXPECT_EQ(Config::from_environment().when_ranks_outnumber_cores().reply_pipeline_limit, 131072u);
   ::setenv("SHMPI_REPLY_PIPELINE_LIMIT", "0", 1);
+  ::setenv("SHMPI_SPLIT_THRESHOLD", "65536", 1);
   const Config chosen = Config::from_environment();
   EXPECT_TRUE(chosen.reply_pipeline_limit_chosen);
+  EXPECT_TRUE(chosen.split_threshold_chosen);
   EXPECT_EQ(chosen.when_ranks_outnumber_cores().reply_pipeline_limit, 0u);
+  EXPECT_EQ(chosen.when_ranks_outnumber_cores().split_threshold, 65536u);
   ::unsetenv("SHMPI_REPLY_PIPELINE_LIMIT");
+  ::unsetenv("SHMPI_SPLIT_THRESHOLD");
   ::unsetenv("SHMPI_PROFILE");
   Config larger = general;
   larger.reply_pipeline_limit = 1 << 20;  // a profile's larger limit is kept
