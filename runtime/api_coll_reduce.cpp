@@ -49,6 +49,10 @@ void tuned_allreduce(Context& context, const Communicator& c, const void* send, 
     shm.allreduce(context, c, send, recv, reduction);
     return;
   }
+  if (c.size == 2 && reduction.bytes >= kPairHalvesFrom && reduction.count >= 2) {
+    allreduce_pair_halves(context, c, send, recv, reduction);
+    return;
+  }
   if (send != recv) std::memcpy(recv, send, reduction.bytes);
   shmpi::runtime::allreduce(context, c, recv, reduction);
 }

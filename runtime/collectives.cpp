@@ -229,6 +229,34 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
   }
 }
 
+void allreduce_pair_halves(Context& context, const Communicator& comm, const void* send, void* recv,
+                           const Reduction& reduction, const char* call) {
+  const std::size_t item = reduction.bytes / reduction.count;
+  const std::size_t low_items = reduction.count / 2;
+  const std::size_t low = low_items * item;
+  const bool upper = comm.rank == 1;
+  const std::size_t keep_at = upper ? low : 0;
+  const std::size_t keep = upper ? reduction.bytes - low : low;
+  const std::size_t keep_items = upper ? reduction.count - low_items : low_items;
+  const std::size_t give_at = upper ? 0 : low;
+  const std::size_t give = reduction.bytes - keep;
+  const auto* in = static_cast<const std::byte*>(send);
+  auto* out = static_cast<std::byte*>(recv);
+  const std::int32_t peer = 1 - comm.rank;
+  Channel channel(context, comm, kAllreduceTag, call);
+  if (send != recv) {
+    // The peer's part of our half lands where the result goes; ours is
+    // folded in from `send`, so nothing is copied first.
+    channel.sendrecv(peer, in + give_at, give, peer, out + keep_at, keep);
+    apply_op(reduction.op, reduction.type, in + keep_at, out + keep_at, keep_items, reduction.pairs);
+  } else {
+    auto theirs = std::make_unique_for_overwrite<std::byte[]>(keep);
+    channel.sendrecv(peer, out + give_at, give, peer, theirs.get(), keep);
+    apply_op(reduction.op, reduction.type, theirs.get(), out + keep_at, keep_items, reduction.pairs);
+  }
+  channel.sendrecv(peer, out + keep_at, keep, peer, out + give_at, give);
+}
+
 namespace {
 
 // Block `peer` of `recv` arrives through receive(void* in): straight into

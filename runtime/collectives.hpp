@@ -56,6 +56,18 @@ void reduce(Context& context, const Communicator& comm, const void* send, void* 
 void allreduce(Context& context, const Communicator& comm, void* buffer, const Reduction& reduction,
                const char* call = "MPI_Allreduce");
 
+// Two ranks: each combines one half of the vector (rank 0 the lower) and
+// they swap the combined halves, so each moves the vector once but
+// combines only half of it, where recursive doubling combines all of it.
+// Each element is combined on one rank only, so both end with the same
+// bits. For vectors of at least kPairHalvesFrom bytes and two elements.
+// `send` may equal `recv` (MPI_IN_PLACE). Throws std::bad_alloc.
+void allreduce_pair_halves(Context& context, const Communicator& comm, const void* send, void* recv,
+                           const Reduction& reduction, const char* call = "MPI_Allreduce");
+// Below it the second round costs more than the halved combining saves
+// (osu_allreduce at 2 ranks; the runs are in the commit that set it).
+inline constexpr std::size_t kPairHalvesFrom = 16 * 1024;
+
 // A 2-rank communicator's blocking allgather(v) and alltoall(v,w): our
 // `out_bytes` at `out` go to the other rank, its block comes back into
 // block `1 - rank` of `recv` (unpacked there if its datatype is not

@@ -294,8 +294,10 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   /* 70000 ints: rendezvous; 16383 / 16384 / 16387 ints: either side of the
    * 64 KiB from which allreduce halves and doubles (runtime/coll_reduce.cpp),
-   * 16387 in blocks of unequal sizes. */
-  const int counts[] = {1, 7, 1000, 16383, 16384, 16387, 70000};
+   * 16387 in blocks of unequal sizes; 4095 / 4097 ints: either side of the
+   * 16 KiB from which two ranks each combine half (kPairHalvesFrom), 4097
+   * in unequal halves. */
+  const int counts[] = {1, 7, 1000, 4095, 4097, 16383, 16384, 16387, 70000};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
     test_bcast(counts[c]);
     test_reductions(counts[c]);
