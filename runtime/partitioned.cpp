@@ -80,9 +80,9 @@ void send_ready(Context& context, MpiRequest& r, std::int32_t first, std::int32_
   PartitionedOp& op = *r.partitioned;
   if (first == end || r.proc_null) return;
   pml::Pml& pml = context.pml();
-  pml::Request& lead = op.parts[first];
-  if (end - first > 1 && op.partition_bytes != 0 && pml.spans_to(op.world_peer)) {
-    pml.start_spanning_send(lead, op.world_peer, partition_envelope(op, op.self, first),
+  const bool spans = end - first > 1 && op.partition_bytes != 0 && pml.spans_to(op.world_peer);
+  if (spans) {
+    pml.start_spanning_send(op.parts[first], op.world_peer, partition_envelope(op, op.self, first),
                             op.buffer + static_cast<std::size_t>(first) * op.partition_bytes,
                             static_cast<std::size_t>(end - first) * op.partition_bytes);
     for (std::int32_t i = first + 1; i < end; ++i) op.parts[i].complete = true;
@@ -91,8 +91,9 @@ void send_ready(Context& context, MpiRequest& r, std::int32_t first, std::int32_
       pml.start_send(op.parts[i], op.world_peer, partition_envelope(op, op.self, i),
                      op.buffer + static_cast<std::size_t>(i) * op.partition_bytes, op.partition_bytes);
   }
-  // Sent whole, it may end another thread's MPI_Wait on this request.
-  if (op.parts[end - 1].complete) pml.count_move();
+  // Sent whole (the last message is, if any is), it may end another
+  // thread's MPI_Wait on this request.
+  if (op.parts[spans ? first : end - 1].complete) pml.count_move();
 }
 
 // Every part has completed: the request's status and completion.
