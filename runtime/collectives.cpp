@@ -76,12 +76,14 @@ class Channel {
     wait(receive, from, in_bytes);
   }
 
- private:
-  std::uint32_t ctx() const noexcept { return comm_.collective_context(); }
+  // Sends a small message now by the pml's fast path, if it can (no request).
   bool try_send_now(std::int32_t to, const void* buffer, std::size_t bytes) noexcept {
     return context_.pml().try_send_eager_now(comm_.world_rank(to), pml::Envelope{ctx(), comm_.rank, tag_}, buffer,
                                              bytes);
   }
+
+ private:
+  std::uint32_t ctx() const noexcept { return comm_.collective_context(); }
 
   Context& context_;
   const Communicator& comm_;
@@ -130,8 +132,11 @@ void bcast(Context& context, const Communicator& comm, void* buffer, std::size_t
   std::size_t started = 0;
   for (mask >>= 1; mask > 0; mask >>= 1) {
     if (me + mask >= n) continue;
-    children[started] = rel.actual(me + mask);
-    channel.start_send(sends[started], children[started], buffer, bytes);
+    const std::int32_t child = rel.actual(me + mask);
+    // A small message leaves at once by the fast path, with no request.
+    if (channel.try_send_now(child, buffer, bytes)) continue;
+    children[started] = child;
+    channel.start_send(sends[started], child, buffer, bytes);
     ++started;
   }
   for (std::size_t i = 0; i < started; ++i) channel.wait(sends[i], children[i], bytes);
