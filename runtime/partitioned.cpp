@@ -50,6 +50,11 @@ bool try_pair(Context& context, PartitionedOp& op) {
   return true;
 }
 
+// Receive: the part after parts[i] and the ones its message also filled.
+std::int32_t next_part(const PartitionedOp& op, std::int32_t i) noexcept {
+  return i + 1 + static_cast<std::int32_t>(op.parts[i].spanned);
+}
+
 // Receive: posts this round's receive of every send partition, each at its
 // place in our buffer with room to its end (truncated where our buffer ends
 // first): a message may span that partition and the ones after it (a
@@ -59,7 +64,7 @@ bool try_pair(Context& context, PartitionedOp& op) {
 void post_receives(Context& context, PartitionedOp& op) {
   const std::uint64_t capacity = static_cast<std::uint64_t>(op.partitions) * op.partition_bytes;
   const std::uint64_t each = op.setup.partition_bytes;
-  for (std::int32_t i = 0; i < op.part_count; i += 1 + static_cast<std::int32_t>(op.parts[i].spanned)) {
+  for (std::int32_t i = 0; i < op.part_count; i = next_part(op, i)) {
     const std::uint64_t offset = static_cast<std::uint64_t>(i) * each;
     const std::uint64_t to_end = each * static_cast<std::uint64_t>(op.part_count - i);
     const std::uint64_t room = offset >= capacity ? 0 : std::min(to_end, capacity - offset);
@@ -67,11 +72,6 @@ void post_receives(Context& context, PartitionedOp& op) {
     context.pml().start_spanned_recv(op.parts[i], partition_envelope(op, op.peer, i), at, room, each);
   }
   op.posted = true;
-}
-
-// Receive: the part after parts[i] and the ones its message also filled.
-std::int32_t next_part(const PartitionedOp& op, std::int32_t i) noexcept {
-  return i + 1 + static_cast<std::int32_t>(op.parts[i].spanned);
 }
 
 // Send: starts the messages of send partitions [first, end), marked ready
