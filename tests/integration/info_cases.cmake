@@ -134,8 +134,10 @@ shmpi_case(shmpirun.no_handoff_for_a_named_profile ARGS
 # Intel CPUs keep the intel profile whatever the hand-off.
 file(STRINGS /proc/cpuinfo intel_cpu REGEX "GenuineIntel" LIMIT_COUNT 1)
 foreach(stated 57 170)
-  if(intel_cpu OR stated EQUAL 170)
-    set(limits "eager_limit 2048, rndv_threshold 4096, .*split_threshold 65536")
+  if(intel_cpu)
+    set(limits "eager_limit 2048, rndv_threshold 4096, .*reply_pipeline_limit 5632")
+  elseif(stated EQUAL 170)
+    set(limits "eager_limit 4096, rndv_threshold 8192, .*split_threshold 65536, reply_pipeline_limit 65536")
   else()
     set(limits "eager_limit 8192, rndv_threshold 16384, .*split_threshold 65536")
   endif()

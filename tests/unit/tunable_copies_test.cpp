@@ -68,8 +68,9 @@ TEST(BuiltinProfiles, AHandoffOfCoresOnDifferentDiesTakesTheFarProfileOnEpyc) {
   EXPECT_EQ(on_epyc(99).profile().name, "general");
   const TunableDefaults far = on_epyc(170);
   EXPECT_EQ(far.profile().name, "far");
-  EXPECT_EQ(far.default_of(*find_tunable("rndv_threshold")), "4096");
-  EXPECT_EQ(far.default_of(*find_tunable("eager_limit")), "2048");
+  EXPECT_EQ(far.default_of(*find_tunable("rndv_threshold")), "8192");
+  EXPECT_EQ(far.default_of(*find_tunable("eager_limit")), "4096");
+  EXPECT_EQ(far.default_of(*find_tunable("reply_pipeline_limit")), "65536");
   EXPECT_EQ(TunableDefaults::choose({}, CpuIdentity{"GenuineIntel", 6, 143, 170}).profile().name, "intel");
 }
 
