@@ -4,11 +4,13 @@
 # otherwise). Every line the ring moves crosses the dies twice, so a window
 # of sends copies once from 8 KiB; a reply below 64 KiB (a ping-pong's, a
 # sendrecv's, a 2-rank collective's) goes through the ring all the same:
-# its peer waits to read it, and a rendezvous there cost 2-4x. Measured on
+# its peer waits to read it, and a rendezvous there cost 2-4x. A copy is
+# split from 128 KiB: half of a split 64 KiB lands in the other die's
+# cache, and osu_bw / osu_reduce at 64 KiB lost 2x / 1.3x to it. Measured on
 # 2-core EPYC VMs; docs/tunables/rndv_threshold.md, reply_pipeline_limit.md.
 profile far
 match handoff_ns>=100
 set eager_limit=4096
 set rndv_threshold=8192
 set reply_pipeline_limit=65536
-set split_threshold=65536
+set split_threshold=131072

@@ -71,6 +71,7 @@ TEST(BuiltinProfiles, AHandoffOfCoresOnDifferentDiesTakesTheFarProfileOnEpyc) {
   EXPECT_EQ(far.default_of(*find_tunable("rndv_threshold")), "8192");
   EXPECT_EQ(far.default_of(*find_tunable("eager_limit")), "4096");
   EXPECT_EQ(far.default_of(*find_tunable("reply_pipeline_limit")), "65536");
+  EXPECT_EQ(far.default_of(*find_tunable("split_threshold")), "131072");
   EXPECT_EQ(TunableDefaults::choose({}, CpuIdentity{"GenuineIntel", 6, 143, 170}).profile().name, "intel");
 }
 
