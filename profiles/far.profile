@@ -1,6 +1,6 @@
 # Ranks 0 and 1 on cores far apart (different dies or sockets): shmpirun
 # measured a cache-line hand-off of 100 ns or more between them (on the EPYC
-# VMs, 150-170 ns when the two vCPUs sit on different dies, 30-50 ns
+# VMs, 150-220 ns when the two vCPUs sit on different dies, 30-90 ns
 # otherwise). Every line the ring moves crosses the dies twice, so a window
 # of sends copies once from 8 KiB; a reply below 64 KiB (a ping-pong's, a
 # sendrecv's, a 2-rank collective's) goes through the ring all the same:
