@@ -32,10 +32,14 @@ class PmlSpan : public ::testing::TestWithParam<Case> {
  protected:
   PmlSpan() : job(default_limits(), 64 * 1024, GetParam().copy), unit(GetParam().unit) {}
 
+  // The partition after parts[i] and the ones its message also filled.
+  static int next_part(const std::array<Request, kParts>& parts, int i) {
+    return i + 1 + static_cast<int>(parts[i].spanned);
+  }
   // One round of the receiver: a receive per partition not yet filled by
   // an earlier one's message, each with room to the end of the buffer.
   void post_round(std::vector<std::byte>& buffer, std::array<Request, kParts>& parts) {
-    for (int i = 0; i < kParts; i += 1 + static_cast<int>(parts[i].spanned)) {
+    for (int i = 0; i < kParts; i = next_part(parts, i)) {
       const std::size_t at = static_cast<std::size_t>(i) * unit;
       job.p1->start_spanned_recv(parts[i], part_envelope(i), buffer.data() + at, buffer.size() - at, unit);
     }
@@ -43,7 +47,7 @@ class PmlSpan : public ::testing::TestWithParam<Case> {
   // The receives that got messages, in order: partition index and its span.
   std::vector<std::pair<int, std::uint32_t>> leaders(const std::array<Request, kParts>& parts) const {
     std::vector<std::pair<int, std::uint32_t>> out;
-    for (int i = 0; i < kParts; i += 1 + static_cast<int>(parts[i].spanned)) out.emplace_back(i, parts[i].spanned);
+    for (int i = 0; i < kParts; i = next_part(parts, i)) out.emplace_back(i, parts[i].spanned);
     return out;
   }
   void run_leaders(std::array<Request, kParts>& parts) {
