@@ -105,6 +105,10 @@ class Pml {
   // unused.
   void start_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
                   const RunLayout* runs = nullptr);
+  // A receive whose data the caller reads right after (a reduction's
+  // operand): its single copy is never shared with the sender, so every
+  // byte lands in our cache, not half of them in the sender's.
+  void start_operand_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity);
   // Whether sends and receives may take a RunLayout: not while peers on
   // other nodes exist (the network moves contiguous bytes only).
   bool moves_runs() const noexcept { return network_ == nullptr; }

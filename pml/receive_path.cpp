@@ -20,6 +20,7 @@ void set_up_receive(Request& request, void* buffer, std::size_t capacity) noexce
   request.layout = nullptr;
   request.span_unit = 0;
   request.spanned = 0;
+  request.read_at_once = false;
   request.status = Status{};
 }
 
@@ -29,6 +30,12 @@ void Pml::start_recv(Request& request, const Envelope& want, void* buffer, std::
                      const RunLayout* runs) {
   set_up_receive(request, buffer, capacity);
   request.layout = runs;
+  take_or_post(request, want);
+}
+
+void Pml::start_operand_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity) {
+  set_up_receive(request, buffer, capacity);
+  request.read_at_once = true;
   take_or_post(request, want);
 }
 

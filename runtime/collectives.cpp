@@ -29,14 +29,22 @@ constexpr std::int32_t kFromRootTag = 8;
 // communicator rank.
 class Channel {
  public:
+  // What a receive's data is for: kept, or read right after it arrives (a
+  // reduction's operand, pml::Pml::start_operand_recv).
+  enum class Use : bool { Kept, Operand };
+
   Channel(Context& context, const Communicator& comm, std::int32_t tag, const char* call) noexcept
       : context_(context), comm_(comm), tag_(tag), call_(call) {}
 
   void start_send(pml::Request& request, std::int32_t to, const void* buffer, std::size_t bytes) noexcept {
     context_.pml().start_send(request, comm_.world_rank(to), pml::Envelope{ctx(), comm_.rank, tag_}, buffer, bytes);
   }
-  void start_recv(pml::Request& request, std::int32_t from, void* buffer, std::size_t bytes) noexcept {
-    context_.pml().start_recv(request, pml::Envelope{ctx(), from, tag_}, buffer, bytes);
+  void start_recv(pml::Request& request, std::int32_t from, void* buffer, std::size_t bytes,
+                  Use use = Use::Kept) noexcept {
+    if (use == Use::Operand)
+      context_.pml().start_operand_recv(request, pml::Envelope{ctx(), from, tag_}, buffer, bytes);
+    else
+      context_.pml().start_recv(request, pml::Envelope{ctx(), from, tag_}, buffer, bytes);
   }
   void wait(pml::Request& request, std::int32_t peer, std::size_t bytes) noexcept {
     context_.wait(request, BlockedCall{call_, static_cast<std::int32_t>(comm_.world_rank(peer)), tag_, bytes, ctx()});
@@ -51,26 +59,26 @@ class Channel {
     start_send(request, to, buffer, bytes);
     wait(request, to, bytes);
   }
-  void recv(std::int32_t from, void* buffer, std::size_t bytes) noexcept {
+  void recv(std::int32_t from, void* buffer, std::size_t bytes, Use use = Use::Kept) noexcept {
     pml::Status status;
     if (context_.pml().try_receive_now(comm_.world_rank(from), pml::Envelope{ctx(), from, tag_}, buffer, bytes, status))
       return;
     pml::Request request;
-    start_recv(request, from, buffer, bytes);
+    start_recv(request, from, buffer, bytes, use);
     wait(request, from, bytes);
   }
   // Both at once, so two ranks exchanging with each other never wait on one
   // another: an eager send that is out at once, then the receive; else the
   // receive is posted first.
   void sendrecv(std::int32_t to, const void* out, std::size_t out_bytes, std::int32_t from, void* in,
-                std::size_t in_bytes) noexcept {
+                std::size_t in_bytes, Use use = Use::Kept) noexcept {
     if (try_send_now(to, out, out_bytes)) {
-      recv(from, in, in_bytes);
+      recv(from, in, in_bytes, use);
       return;
     }
     pml::Request receive;
     pml::Request send;
-    start_recv(receive, from, in, in_bytes);
+    start_recv(receive, from, in, in_bytes, use);
     start_send(send, to, out, out_bytes);
     wait(send, to, out_bytes);
     wait(receive, from, in_bytes);
@@ -173,13 +181,13 @@ void reduce(Context& context, const Communicator& comm, const void* send, void* 
     if (partial == send && !(at_root && send == recv)) {
       if (!at_root) accumulator = std::make_unique_for_overwrite<std::byte[]>(bytes);
       void* acc = at_root ? recv : accumulator.get();
-      channel.recv(child, acc, bytes);
+      channel.recv(child, acc, bytes, Channel::Use::Operand);
       apply_op(reduction.op, reduction.type, send, acc, reduction.count, reduction.pairs);
       partial = acc;
       continue;
     }
     if (!incoming) incoming = std::make_unique_for_overwrite<std::byte[]>(bytes);
-    channel.recv(child, incoming.get(), bytes);
+    channel.recv(child, incoming.get(), bytes, Channel::Use::Operand);
     void* acc = const_cast<void*>(partial);  // `recv` or the accumulator once a child has arrived
     apply_op(reduction.op, reduction.type, incoming.get(), acc, reduction.count, reduction.pairs);
   }
@@ -207,7 +215,7 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
       channel.send(rank + 1, buffer, bytes);
       newrank = -1;
     } else {
-      channel.recv(rank - 1, theirs, bytes);
+      channel.recv(rank - 1, theirs, bytes, Channel::Use::Operand);
       apply_op(reduction.op, reduction.type, theirs, mine, reduction.count, reduction.pairs);  // lower op higher
       newrank = rank / 2;
     }
@@ -216,7 +224,7 @@ void allreduce(Context& context, const Communicator& comm, void* buffer, const R
     for (std::int32_t mask = 1; mask < pof2; mask <<= 1) {
       const std::int32_t partner_new = newrank ^ mask;
       const std::int32_t partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-      channel.sendrecv(partner, mine, bytes, partner, theirs, bytes);
+      channel.sendrecv(partner, mine, bytes, partner, theirs, bytes, Channel::Use::Operand);
       if (partner < rank) {
         apply_op(reduction.op, reduction.type, theirs, mine, reduction.count, reduction.pairs);
       } else {
@@ -252,11 +260,11 @@ void allreduce_pair_halves(Context& context, const Communicator& comm, const voi
   if (send != recv) {
     // The peer's part of our half lands where the result goes; ours is
     // folded in from `send`, so nothing is copied first.
-    channel.sendrecv(peer, in + give_at, give, peer, out + keep_at, keep);
+    channel.sendrecv(peer, in + give_at, give, peer, out + keep_at, keep, Channel::Use::Operand);
     apply_op(reduction.op, reduction.type, in + keep_at, out + keep_at, keep_items, reduction.pairs);
   } else {
     auto theirs = std::make_unique_for_overwrite<std::byte[]>(keep);
-    channel.sendrecv(peer, out + give_at, give, peer, theirs.get(), keep);
+    channel.sendrecv(peer, out + give_at, give, peer, theirs.get(), keep, Channel::Use::Operand);
     apply_op(reduction.op, reduction.type, theirs.get(), out + keep_at, keep_items, reduction.pairs);
   }
   channel.sendrecv(peer, out + keep_at, keep, peer, out + give_at, give);

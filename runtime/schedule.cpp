@@ -75,6 +75,13 @@ bool Schedule::start(pml::Pml& pml) {
   return progress(pml);
 }
 
+// Whether a reduction of `round` reads `buffer` right after it arrives.
+bool Schedule::reduced_in_round(const Round& round, const std::byte* buffer) const noexcept {
+  for (std::uint32_t i = round.first; i < round.end; ++i)
+    if (steps_[i].kind == StepKind::Reduce && (steps_[i].from == buffer || steps_[i].to == buffer)) return true;
+  return false;
+}
+
 // Receives first: a rank exchanging with a peer has its receive posted
 // before its own message can reach the peer's.
 void Schedule::start_round(pml::Pml& pml) {
@@ -85,7 +92,9 @@ void Schedule::start_round(pml::Pml& pml) {
       const Step& step = steps_[i];
       if (step.kind != kind) continue;
       pml::Request& request = requests_[running_++];
-      if (kind == StepKind::Recv)
+      if (kind == StepKind::Recv && reduced_in_round(round, step.to))
+        pml.start_operand_recv(request, pml::Envelope{context_, step.peer, tag_}, step.to, step.size);
+      else if (kind == StepKind::Recv)
         pml.start_recv(request, pml::Envelope{context_, step.peer, tag_}, step.to, step.size);
       else
         pml.start_send(request, world_ranks_[static_cast<std::size_t>(step.peer)],

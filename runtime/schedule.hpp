@@ -89,6 +89,7 @@ class Schedule {
   };
   void add(const Step& step);
   void start_round(pml::Pml& pml);
+  bool reduced_in_round(const Round& round, const std::byte* buffer) const noexcept;
   bool transfers_complete() const noexcept;
   void finish_round();
 

@@ -84,3 +84,16 @@ shmpi_case(coll_slots.np7.mixed TIMEOUT 120 ARGS
   --count "^coll_slots: rank [0-9]+ OK" 7 --no-match "FAIL"
   --match "collective calls through the shared slots: [1-9]" --
   ${SHMPI_RUN} -n 7 --oversubscribe --report stats $<TARGET_FILE:coll_slots> 100 1 mixed)
+
+# A reduction's received operand is copied whole by the rank that reduces
+# it, never split with the sender (pml::Pml::start_operand_recv): the split
+# would leave half of it in the sender's cache for the reduction to fetch.
+# coll_ops checks the results at these sizes. (An exchange's receives are
+# never split anyway: the sender is busy with its own receive.)
+if(SHMPI_BUILD_BENCHMARKS)  # the targets are defined later, in benchmarks/osu
+  shmpi_case(osu_reduce.np2.operands_unsplit ARGS
+    --count "^262144 +[0-9.]+$" 1
+    --match "^shmpi stats: rendezvous received: single copy [1-9][0-9]* msgs [0-9]+ B; split 0 msgs 0 B; streamed 0 msgs 0 B$" --
+    ${SHMPI_RUN} -n 2 --set split_threshold=65536 --set rndv_route=single_copy --set reply_pipeline_limit=0
+    --report stats $<TARGET_FILE:osu_reduce> -m 262144:262144 -i 20 -x 2)
+endif()

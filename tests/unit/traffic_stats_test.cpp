@@ -95,6 +95,25 @@ TEST(TrafficStats, SingleCopySplitAndRefusedReadsAreCountedByTheReceiver) {
   EXPECT_EQ(of(*refused.p1, Protocol::Streamed).messages, 1U);
 }
 
+// A reduction's operand is copied whole by its receiver, whatever its size:
+// the reduction reads it next, from the receiver's cache.
+TEST(TrafficStats, AnOperandReceiveIsNeverSplit) {
+  TwoRanks job(limits(128 * 1024), 64 * 1024, Copy::Cma);
+  constexpr std::size_t kBytes = 256 * 1024;
+  const std::vector<std::byte> data = pattern(kBytes, 7);
+  std::vector<std::byte> got(kBytes);
+  Request send, recv;
+  job.p1->start_operand_recv(recv, Envelope{kCtx, 0, 1}, got.data(), kBytes);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 1}, data.data(), kBytes);
+  job.run({&send, &recv});
+  ASSERT_EQ(got, data);
+  EXPECT_EQ(of(*job.p1, Protocol::Split).messages, 0U);
+  EXPECT_EQ(of(*job.p1, Protocol::SingleCopy).messages, 1U);
+  EXPECT_EQ(job.p0->split_parts_written(), 0U);
+  send_one(job, kBytes);  // the same size, received for keeping: split
+  EXPECT_EQ(of(*job.p1, Protocol::Split).messages, 1U);
+}
+
 TEST(TrafficStats, UnexpectedPeakIsTheDeepestTheQueueWas) {
   TwoRanks job(limits());
   constexpr int kBurst = 5;
