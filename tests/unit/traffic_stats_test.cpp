@@ -18,12 +18,18 @@ constexpr std::size_t kRndv = 16 * 1024;
 
 ProtocolLimits limits(std::size_t split_threshold = 0) { return limits_of(kEager, 4096, kRndv, split_threshold); }
 
+// How rank 1 posts its receive: Pml::start_recv, or start_operand_recv.
+enum class Receive { Kept, Operand };
+
 // One message of `bytes` from rank 0 to rank 1, the receive posted first.
-void send_one(TwoRanks& job, std::size_t bytes) {
+void send_one(TwoRanks& job, std::size_t bytes, Receive as = Receive::Kept) {
   const std::vector<std::byte> data = pattern(bytes, static_cast<unsigned>(bytes));
   std::vector<std::byte> got(bytes);
   Request send, recv;
-  job.p1->start_recv(recv, Envelope{kCtx, 0, 1}, got.data(), bytes);
+  if (as == Receive::Operand)
+    job.p1->start_operand_recv(recv, Envelope{kCtx, 0, 1}, got.data(), bytes);
+  else
+    job.p1->start_recv(recv, Envelope{kCtx, 0, 1}, got.data(), bytes);
   job.p0->start_send(send, 1, Envelope{kCtx, 0, 1}, data.data(), bytes);
   job.run({&send, &recv});
   ASSERT_EQ(got, data) << bytes << " bytes";
@@ -100,13 +106,7 @@ TEST(TrafficStats, SingleCopySplitAndRefusedReadsAreCountedByTheReceiver) {
 TEST(TrafficStats, AnOperandReceiveIsNeverSplit) {
   TwoRanks job(limits(128 * 1024), 64 * 1024, Copy::Cma);
   constexpr std::size_t kBytes = 256 * 1024;
-  const std::vector<std::byte> data = pattern(kBytes, 7);
-  std::vector<std::byte> got(kBytes);
-  Request send, recv;
-  job.p1->start_operand_recv(recv, Envelope{kCtx, 0, 1}, got.data(), kBytes);
-  job.p0->start_send(send, 1, Envelope{kCtx, 0, 1}, data.data(), kBytes);
-  job.run({&send, &recv});
-  ASSERT_EQ(got, data);
+  send_one(job, kBytes, Receive::Operand);
   EXPECT_EQ(of(*job.p1, Protocol::Split).messages, 0U);
   EXPECT_EQ(of(*job.p1, Protocol::SingleCopy).messages, 1U);
   EXPECT_EQ(job.p0->split_parts_written(), 0U);
