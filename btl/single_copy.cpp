@@ -115,6 +115,16 @@ CopyResult SingleCopy::read_pieces(pid_t peer, std::span<const ReadPiece> pieces
 
 CopyResult SingleCopy::read_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
                                  std::size_t bytes) noexcept {
+  return transfer_runs(Direction::Read, peer, local, remote, bytes);
+}
+
+CopyResult SingleCopy::write_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
+                                  std::size_t bytes) noexcept {
+  return transfer_runs(Direction::Write, peer, local, remote, bytes);
+}
+
+CopyResult SingleCopy::transfer_runs(Direction direction, pid_t peer, std::span<const iovec> local,
+                                     std::span<const iovec> remote, std::size_t bytes) noexcept {
   if (!permitted()) return CopyResult::NotPermitted;
   constexpr std::size_t kMaxIovecs = 1024;  // UIO_MAXIOV
   if (local.size() > kMaxIovecs || remote.size() > kMaxIovecs) {
@@ -123,14 +133,16 @@ CopyResult SingleCopy::read_runs(pid_t peer, std::span<const iovec> local, std::
   }
   // The first call is made on the caller's arrays; only a short count
   // (a signal, or a bad page the next call reports) pays for a copy.
-  auto* mine = const_cast<iovec*>(local.data());  // process_vm_readv only reads the arrays
+  auto* mine = const_cast<iovec*>(local.data());  // process_vm_readv/writev only read the arrays
   auto* theirs = const_cast<iovec*>(remote.data());
   std::size_t mine_count = local.size(), theirs_count = remote.size();
   std::array<iovec, kMaxIovecs> mine_left, theirs_left;
   bool own_arrays = false;
   std::size_t done = 0;
   while (done < bytes) {
-    const ssize_t n = ::process_vm_readv(peer, mine, mine_count, theirs, theirs_count, 0);
+    const ssize_t n = direction == Direction::Read
+                          ? ::process_vm_readv(peer, mine, mine_count, theirs, theirs_count, 0)
+                          : ::process_vm_writev(peer, mine, mine_count, theirs, theirs_count, 0);
     if (n > 0) {
       done += static_cast<std::size_t>(n);
       if (done == bytes) break;

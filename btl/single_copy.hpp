@@ -86,6 +86,10 @@ class SingleCopy {
   // iovec arrays are not changed.
   CopyResult read_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
                        std::size_t bytes) noexcept;
+  // The other way: writes our runs `local` into the peer's runs `remote`
+  // (a sender's part of a split copy). Same contract as read_runs().
+  CopyResult write_runs(pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
+                        std::size_t bytes) noexcept;
 
   // Copies `bytes` from `local` to address `remote` of process `peer`.
   // Same contract as read().
@@ -108,6 +112,8 @@ class SingleCopy {
   CopyResult failure() noexcept;
   CopyResult transfer(Direction direction, pid_t peer, std::uint64_t remote, void* local,
                       std::size_t bytes) noexcept;
+  CopyResult transfer_runs(Direction direction, pid_t peer, std::span<const iovec> local, std::span<const iovec> remote,
+                           std::size_t bytes) noexcept;
 
   std::atomic<bool> enabled_;
   bool forced_failure_;

@@ -57,7 +57,7 @@ struct ProtocolLimits {
   std::size_t max_fragment;     // largest fragment payload
   std::size_t rndv_threshold;   // smallest rendezvous message
   std::size_t split_threshold;  // smallest single copy shared with the sender (0: never)
-  std::size_t run_copy_min;     // shortest mean run a non-contiguous single copy takes (run_reads.cpp)
+  std::size_t run_copy_min;     // shortest mean run a non-contiguous single copy takes (run_copies.cpp)
   bool choose_route;            // rendezvous: single copy or streaming chosen per epoch (RouteChooser)
   // Rendezvous-sized messages below this are pipelined instead when they
   // reply to the peer's last message with nothing else of ours in flight
@@ -218,7 +218,7 @@ class Pml {
   // Rendezvous-sized sends pipelined as replies (reply_pipeline_limit).
   std::uint64_t pipelined_replies() const noexcept { return pipelined_replies_; }
   // Rendezvous messages received by one copy between runs, a RunLayout on
-  // either side (run_reads.cpp).
+  // either side (run_copies.cpp).
   std::uint64_t run_copies() const noexcept { return run_copies_; }
   // What our traffic did, for the run report (pml/traffic_stats.hpp).
   const TrafficStats& stats() const noexcept { return stats_; }
@@ -277,7 +277,7 @@ class Pml {
   bool push_fragments(Request& request, btl::ChannelWriter& channel, RecordKind first, RecordKind rest) noexcept;
   void push_queued(std::uint32_t peer) noexcept;
   void on_receiver_reply(const MatchHeader& header, std::span<const std::byte> payload) noexcept;
-  void on_split(std::uint32_t peer, const SplitOffer& offer) noexcept;
+  void on_split(std::uint32_t peer, const SplitOffer& offer, std::uint8_t flags) noexcept;
   // Control records we owe peers, sent at once or queued.
   void send_control(const ControlRecord& control) noexcept;
   bool try_control(const ControlRecord& control) noexcept;
@@ -314,7 +314,7 @@ class Pml {
     return rendezvous_sized(request) || transport_.backlogged(request.dest);
   }
   // From rndv_threshold, unless pipelined as a reply, or its runs are too
-  // short for a single copy (run_reads.cpp streams them packed anyway) and
+  // short for a single copy (run_copies.cpp streams them packed anyway) and
   // it is below kShortRunsPipelineMax: then the rendezvous round trip buys
   // nothing.
   bool rendezvous_sized(const Request& request) const noexcept {
@@ -344,10 +344,17 @@ class Pml {
   Route join_epoch(Request& request, std::uint32_t peer, std::uint64_t bytes) noexcept;
   void leave_epoch(Request& request) noexcept;
   void spoil_epoch(const Request& request) noexcept;
-  // Rendezvous where either side is a RunLayout (run_reads.cpp).
-  void start_run_rendezvous(Request& request, std::uint32_t peer, bool sender_runs) noexcept;
-  bool read_runs(Request& request, std::uint32_t peer, bool sender_runs) noexcept;
+  // Rendezvous where either side is a RunLayout (run_copies.cpp).
+  enum class RunCopy : bool { FromPeer, ToPeer };
+  void start_run_rendezvous(Request& request, std::uint32_t peer, bool sender_runs, bool peer_can_write) noexcept;
+  void start_run_split(Request& request, std::uint32_t peer, RunSide& mine, RunSide& theirs,
+                       std::uint64_t bytes) noexcept;
+  bool run_sides(Request& request, std::uint32_t peer, bool sender_runs, RunSide& mine, RunSide& theirs) noexcept;
+  bool copy_runs(std::uint32_t peer, RunSide& mine, RunSide& theirs, std::uint64_t from, std::uint64_t to,
+                 RunCopy way) noexcept;
+  bool write_run_part(const Request& request, std::uint32_t peer, const SplitOffer& offer, bool receiver_runs) noexcept;
   bool fetch(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
+  bool fetch_runs(std::uint32_t peer, std::uint64_t address, RunSide& side) noexcept;
 
   // Cancelling sends that left (withdrawal.cpp).
   bool withdraw(Request& request) noexcept;
@@ -425,7 +432,7 @@ class Pml {
   std::uint64_t epochs_recorded_ = 0;
   std::uint64_t pipelined_replies_ = 0;
   std::uint64_t messages_withdrawn_ = 0;
-  std::uint64_t run_copies_ = 0;  // rendezvous messages copied between runs (run_reads.cpp)
+  std::uint64_t run_copies_ = 0;  // rendezvous messages copied between runs (run_copies.cpp)
   bool backlog_ = false;          // our backlog flag is up (set_backlog())
   std::uint64_t backlogs_raised_ = 0;
   std::uint64_t sends_held_back_ = 0;

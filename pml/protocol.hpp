@@ -54,6 +54,7 @@ inline constexpr std::uint8_t kCanWrite = 2;  // Rts flags: the sender can and w
                                               // into the receiver (no receive of its own posted)
 inline constexpr std::uint8_t kRefused = 4;   // SplitDone flags: the sender could not copy its part
 inline constexpr std::uint8_t kTooLate = 8;   // Withdrawn flags: a receive had matched the message
+inline constexpr std::uint8_t kRunsLayout = 16;  // Split flags: `address` is the receiver's RunLayout
 // First records (Eager, FragFirst, Rts): the message fills the receive it
 // matches and, when that receive takes spans (Pml::start_spanned_recv),
 // the receives posted for the tags just below its own, one per span unit
@@ -106,6 +107,8 @@ struct RendezvousOffer {
 // Payload of a Split record: the receiver copies [0, offset) itself while
 // the sender writes [offset, offset + bytes) into `address` (receiver's
 // buffer + offset, in the receiver's address space), so both cores copy.
+// With kRunsLayout, `address` is the receiver's RunLayout and the offsets
+// are positions in the packed stream (pml/run_copies.cpp).
 struct SplitOffer {
   std::uint64_t sender_cookie;
   std::uint64_t receiver_cookie;

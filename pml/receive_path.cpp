@@ -204,7 +204,7 @@ void Pml::on_record(std::uint32_t peer, std::span<const std::byte> body) {
     case RecordKind::Split: {
       SplitOffer offer;
       std::memcpy(&offer, payload.data(), sizeof offer);
-      on_split(peer, offer);
+      on_split(peer, offer, header.flags);
       break;
     }
     case RecordKind::SplitDone: on_split_done(header); break;

@@ -51,7 +51,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
   }
   if (request.layout != nullptr || (cookie & kRunsCookie) != 0) [[unlikely]] {
     request.sender_cookie = cookie & ~kRunsCookie;
-    start_run_rendezvous(request, peer, (cookie & kRunsCookie) != 0);
+    start_run_rendezvous(request, peer, (cookie & kRunsCookie) != 0, peer_can_write);
     return;
   }
   const bool cross_process = peer != transport_.rank() && single_copy_on();  // CMA can reach the sender
@@ -106,6 +106,7 @@ void Pml::start_split(Request& request, std::size_t bytes) noexcept {
                                               reinterpret_cast<std::uintptr_t>(request.recv_buffer + half), half,
                                               bytes - half}));
   request.awaiting_peer = true;
+  request.run_split = false;
   request.part_failed = !read_from(peer, request.remote_address, request.recv_buffer, half);
 }
 
@@ -116,12 +117,17 @@ void Pml::on_split_done(const MatchHeader& header) noexcept {
   if ((header.flags & kRefused) != 0 || request.part_failed) {
     // Rare: some part could not be copied. Copy all of it ourselves, or stream it.
     spoil_epoch(request);
+    if (request.run_split) {
+      stream_rendezvous(request);  // the sender packs it: its copy failed, ours may have too
+      return;
+    }
     if (!read_from(request.source_world, request.remote_address, request.recv_buffer, bytes_to_receive(request))) {
       stream_rendezvous(request);
       return;
     }
   }
   stats_.count(Protocol::Split, request.status.sent_bytes);
+  if (request.run_split) ++run_copies_;
   finish_rendezvous(request);
 }
 

@@ -56,6 +56,7 @@ struct Request : PostedRecv {
   bool part_failed;
   bool in_epoch;  // counted in its peer's RouteEpoch until it ends
   bool read_at_once;  // the caller reads the data right after (a reduction's operand): never split the copy
+  bool run_split;     // the split copy in progress pairs runs (a RunLayout on either side)
   // A message that spans (kSpans) also fills the receives posted for the
   // next tags below want.tag, one per `span_unit` bytes (0: it fills only
   // this one); `spanned` of them, taken out of the posted queue at match.

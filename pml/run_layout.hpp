@@ -11,9 +11,12 @@
 // kRunsCookie in the offer's cookie; the receiver reads the struct and the
 // program's ops out of the sender (two small reads) and pairs the
 // sender's runs with its own, so a column sent to a column crosses memory
-// once, one system call per 1024 runs. If the receiver cannot read (single
-// copy off or refused), it answers Cts and the sender packs fragment by
-// fragment into RndvFrag records; no Split is ever asked for either side.
+// once, one system call per 1024 runs. A large one is split like a
+// contiguous copy: the receiver's Split offer names its own RunLayout (or
+// buffer), the sender reads that layout out of the receiver and writes the
+// second half of the stream run to run while the receiver reads the first.
+// If the receiver cannot read (single copy off or refused), it answers Cts
+// and the sender packs fragment by fragment into RndvFrag records.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +40,17 @@ struct RunLayout {
 };
 static_assert(std::is_standard_layout_v<RunLayout> && sizeof(RunLayout) == 56);
 static_assert(std::is_trivially_copyable_v<datatype::Op>, "peers copy ops byte for byte");
+
+// One side of a run-to-run single copy (pml/run_copies.cpp): the runs of
+// a layout, ours or a peer's (then `program` holds a copy of its ops), or
+// of a contiguous buffer as a one-run program.
+struct RunSide {
+  datatype::Program program;
+  const datatype::Program* layout = nullptr;
+  std::uint64_t count = 1;
+  std::int64_t extent = 0;
+  std::uint64_t origin = 0;
+};
 
 // A published program longer than this is not read (the message is
 // streamed): a bound on what a receiver allocates for a peer's ops, far

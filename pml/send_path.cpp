@@ -254,11 +254,13 @@ void Pml::on_receiver_reply(const MatchHeader& header, std::span<const std::byte
 
 // The sender's half of a split copy: write our part of the message into
 // the receiver's buffer, then tell it (the send completes on its Fin).
-void Pml::on_split(std::uint32_t peer, const SplitOffer& offer) noexcept {
+void Pml::on_split(std::uint32_t peer, const SplitOffer& offer, std::uint8_t flags) noexcept {
   Request& request = request_of(offer.sender_cookie);
-  const bool ok = single_copy_on() && single_copy_->write(transport_.peer_pid(peer), offer.address,
-                                                          request.send_buffer + offer.offset,
-                                                          offer.bytes) == btl::CopyResult::Done;
+  const bool runs = request.layout != nullptr || (flags & kRunsLayout) != 0;
+  const bool ok = runs ? write_run_part(request, peer, offer, (flags & kRunsLayout) != 0)
+                       : single_copy_on() && single_copy_->write(transport_.peer_pid(peer), offer.address,
+                                                                 request.send_buffer + offer.offset,
+                                                                 offer.bytes) == btl::CopyResult::Done;
   if (ok) ++split_parts_written_;
   ControlRecord done{peer, RecordKind::SplitDone};
   done.flags = ok ? 0 : kRefused;

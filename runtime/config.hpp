@@ -24,7 +24,7 @@ struct Config {
   std::size_t rndv_threshold = 0;  // first size sent by rendezvous
   std::size_t split_threshold = 0; // first single copy shared by both sides (0: never)
   bool split_threshold_chosen = false;  // by the user (SHMPI_SPLIT_THRESHOLD), not a profile
-  std::size_t run_copy_min = 0;    // shortest mean run copied run to run (pml/run_reads.cpp)
+  std::size_t run_copy_min = 0;    // shortest mean run copied run to run (pml/run_copies.cpp)
   std::size_t reply_pipeline_limit = 0;  // rendezvous sizes below this go pipelined when answering
   bool reply_pipeline_limit_chosen = false;  // by the user (SHMPI_REPLY_PIPELINE_LIMIT), not a profile
   std::size_t claim_ahead_from = 0;   // ring records in [from, limit) claim the next one's lines early

@@ -31,13 +31,15 @@ inline ProtocolLimits limits_of(std::size_t eager, std::size_t fragment, std::si
 inline ProtocolLimits default_limits() { return limits_of(4096, 16384, 16384); }
 
 // How rendezvous payloads move in a test job.
-enum class Copy { Streamed, Cma, CmaRefused };
+// CmaRefusedToRank0: rank 0's first copy is refused (its Rts still offers
+// to write), rank 1's copies go through.
+enum class Copy { Streamed, Cma, CmaRefused, CmaRefusedToRank0 };
 
 struct TwoRanks {
   explicit TwoRanks(ProtocolLimits limits = default_limits(), std::size_t ring = 64 * 1024, Copy copy = Copy::Streamed)
       : t0(0, 2, btl::Limits{ring}),
         t1(1, 2, btl::Limits{ring}),
-        c0(copy != Copy::Streamed, copy == Copy::CmaRefused),
+        c0(copy != Copy::Streamed, copy == Copy::CmaRefused || copy == Copy::CmaRefusedToRank0),
         c1(copy != Copy::Streamed, copy == Copy::CmaRefused) {
     t0.connect(1, t1.address());
     t1.connect(0, t0.address());

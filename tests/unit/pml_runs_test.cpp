@@ -57,7 +57,7 @@ Column column_of(const std::vector<std::byte>& stream, std::uint64_t width = 8) 
 }
 
 constexpr std::uint64_t kRows = 40000;  // of 8 bytes, 320 KiB: rendezvous, and more runs than one batch takes
-// Values long enough to be copied run to run (pml/run_reads.cpp streams
+// Values long enough to be copied run to run (pml/run_copies.cpp streams
 // shorter ones), more of them than one batch takes.
 constexpr std::uint64_t kLongWidth = 1024, kLongRows = 1100;
 
@@ -101,6 +101,48 @@ TEST(PmlRuns, EachCombinationIsOneCopyBetweenRuns) {
   exchange(job, {false, false}, stream);  // contiguous: the usual path
   EXPECT_EQ(job.p1->run_copies(), 3U);
   EXPECT_EQ(job.p1->stats().totals()[Protocol::SingleCopy].messages, 4U);
+}
+
+// From split_threshold the sender writes the second half of the stream run
+// to run while the receiver reads the first: both cores copy.
+TEST(PmlRuns, LargeCopiesAreSplitWithTheSender) {
+  const auto stream = test_job::pattern(kLongRows * kLongWidth, 11);
+  TwoRanks job(test_job::limits_of(4096, 16384, 16384, 65536), 64 * 1024, Copy::Cma);
+  exchange_runs(job, stream, kLongWidth);
+  if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
+  EXPECT_EQ(job.p1->run_copies(), 3U);
+  EXPECT_EQ(job.p1->stats().totals()[Protocol::Split].messages, 3U);
+  EXPECT_EQ(job.p0->split_parts_written(), 3U);
+}
+
+// The sender's half fails: the receiver has the whole message streamed.
+TEST(PmlRuns, ASplitTheSenderCannotWriteIsStreamed) {
+  const auto stream = test_job::pattern(kLongRows * kLongWidth, 12);
+  for (const Sides sides : {Sides{true, false}, Sides{false, true}, Sides{true, true}}) {
+    TwoRanks job(test_job::limits_of(4096, 16384, 16384, 65536), 64 * 1024, Copy::CmaRefusedToRank0);
+    exchange(job, sides, stream, kLongWidth);
+    if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
+    EXPECT_EQ(job.p0->split_parts_written(), 0U);
+    EXPECT_EQ(job.p1->stats().totals()[Protocol::Streamed].messages, 1U);
+    EXPECT_EQ(job.p1->run_copies(), 0U);
+  }
+}
+
+// A split of a truncated receive: the sender writes up to the receive's
+// end, not the message's.
+TEST(PmlRuns, ASplitTruncatedReceiveFillsItsRunsAndNoMore) {
+  const auto stream = test_job::pattern(kLongRows * kLongWidth, 13);
+  TwoRanks job(test_job::limits_of(4096, 16384, 16384, 65536), 64 * 1024, Copy::Cma);
+  Column from = column_of(stream, kLongWidth), to(kLongRows / 2, kLongWidth);
+  const RunLayout send_layout = from.layout(), recv_layout = to.layout();
+  Request send, recv;
+  job.p1->start_recv(recv, Envelope{kCtx, 0, 7}, nullptr, stream.size() / 2, &recv_layout);
+  job.p0->start_send(send, 1, Envelope{kCtx, 0, 7}, nullptr, stream.size(), SendMode::Standard, &send_layout);
+  job.run({&send, &recv});
+  EXPECT_EQ(recv.status.result, Completion::Truncated);
+  expect_column(to, std::vector<std::byte>(stream.begin(), stream.begin() + stream.size() / 2));
+  if (!job.c1.enabled()) GTEST_SKIP() << "CMA is not permitted here";
+  EXPECT_EQ(job.p1->stats().totals()[Protocol::Split].messages, 1U);
 }
 
 // 8-byte runs: a system call's page walk per run costs more than packing.
