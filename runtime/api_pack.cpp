@@ -62,7 +62,8 @@ extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, 
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_packing(context.datatypes(), incount, datatype, false, bytes),
-                                     check_buffer(inbuf, incount), check_out_pointer(position, "position")})))
+                                     check_buffer(context.datatypes(), inbuf, incount, datatype),
+                                     check_out_pointer(position, "position")})))
     return rc;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_room(outsize, *position, bytes, "outbuf"), check_buffer(outbuf, bytes > 0)})))
@@ -82,7 +83,8 @@ extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* o
   MPI_Aint bytes = 0;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_packing(context.datatypes(), outcount, datatype, false, bytes),
-                                     check_buffer(outbuf, outcount), check_out_pointer(position, "position")})))
+                                     check_buffer(context.datatypes(), outbuf, outcount, datatype),
+                                     check_out_pointer(position, "position")})))
     return rc;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_room(insize, *position, bytes, "inbuf"), check_buffer(inbuf, bytes > 0)})))
@@ -116,10 +118,11 @@ extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int i
   const Entry entry = enter(kCall);
   Context& context = entry.context();
   MPI_Aint bytes = 0;
-  if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_datarep(datarep),
-                                     check_packing(context.datatypes(), incount, datatype, true, bytes),
-                                     check_buffer(inbuf, incount), check_out_pointer(position, "position")})))
+  if (int rc = raise_if(
+          context, nullptr, kCall,
+          first_error({check_datarep(datarep), check_packing(context.datatypes(), incount, datatype, true, bytes),
+                       check_buffer(context.datatypes(), inbuf, incount, datatype),
+                       check_out_pointer(position, "position")})))
     return rc;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_room(outsize, *position, bytes, "outbuf"), check_buffer(outbuf, bytes > 0)})))
@@ -136,10 +139,11 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI
   const Entry entry = enter(kCall);
   Context& context = entry.context();
   MPI_Aint bytes = 0;
-  if (int rc = raise_if(context, nullptr, kCall,
-                        first_error({check_datarep(datarep),
-                                     check_packing(context.datatypes(), outcount, datatype, true, bytes),
-                                     check_buffer(outbuf, outcount), check_out_pointer(position, "position")})))
+  if (int rc = raise_if(
+          context, nullptr, kCall,
+          first_error({check_datarep(datarep), check_packing(context.datatypes(), outcount, datatype, true, bytes),
+                       check_buffer(context.datatypes(), outbuf, outcount, datatype),
+                       check_out_pointer(position, "position")})))
     return rc;
   if (int rc = raise_if(context, nullptr, kCall,
                         first_error({check_room(insize, *position, bytes, "inbuf"), check_buffer(inbuf, bytes > 0)})))

@@ -14,6 +14,11 @@ Check check_buffer(const void* buffer, int count) {
   return std::nullopt;
 }
 
+Check check_buffer(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type) {
+  if (types.is_derived(type)) return std::nullopt;
+  return check_buffer(buffer, count);
+}
+
 Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size) {
   const DatatypeInfo* info = types.find(type);
   if (info == nullptr && types.was_freed(type))

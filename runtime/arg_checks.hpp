@@ -20,6 +20,10 @@ using Check = std::optional<ArgError>;
 
 Check check_count(int count);
 Check check_buffer(const void* buffer, int count);
+// The same for `count` elements of `type`: a derived type may hold absolute
+// addresses (a buffer of MPI_BOTTOM, which is null), so only a predefined
+// type makes a null buffer wrong, as in MPICH.
+Check check_buffer(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type);
 // A usable (predefined or committed) datatype; also returns its element
 // size through `size`.
 Check check_datatype(const DatatypeTable& types, MPI_Datatype type, std::size_t& size);

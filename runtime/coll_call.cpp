@@ -36,7 +36,7 @@ Check check_typed_elements(const DatatypeTable& types, int count, MPI_Datatype t
 Check check_typed(const DatatypeTable& types, const void* buffer, int count, MPI_Datatype type, Typed& out,
                   Use use) {
   if (Check c = check_typed_elements(types, count, type, out, use)) return c;
-  return check_buffer(buffer, count);
+  return check_buffer(types, buffer, count, type);
 }
 
 Blocks uniform_blocks(const void* buffer, const Typed& t, std::int32_t n) {

@@ -34,6 +34,10 @@ type_ctors_forced(fast_box_off MATCH "sent: box 0 msgs" SETTINGS fast_box=off)
 # Rendezvous by single copy, never split (by default the largest are split).
 type_ctors_forced(single_copy_unsplit MATCH "received: single copy [1-9][0-9]* msgs"
   SETTINGS split_threshold=0 rndv_route=single_copy run_copy_min=0)
+# Rendezvous run to run from 4 KiB, split with the sender (its half
+# written by process_vm_writev into the receiver's runs or buffer).
+type_ctors_forced(run_split MATCH "received: .*split [1-9][0-9]* msgs"
+  SETTINGS split_threshold=4096 rndv_route=single_copy run_copy_min=0)
 # Every message of 64 bytes or more by rendezvous, read run to run: the
 # small Mprobe/Mrecv into a column included.
 type_ctors_forced(rndv_threshold_64 MATCH "received: single copy [1-9][0-9]* msgs"

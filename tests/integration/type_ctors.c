@@ -259,6 +259,43 @@ static void more_calls(int rank, int size) {
   if (size <= 64) gather_columns(rank, size);
 }
 
+/* A struct of absolute addresses (MPI_Get_address) travels from and to
+ * MPI_BOTTOM, which is a null pointer: sends, receives and MPI_Pack take
+ * it with a derived type. MPI_DATATYPE_NULL with count 0 is an empty
+ * message. */
+static void absolute_addresses(int rank) {
+  int i = rank == 0 ? 42 : -1;
+  double d = rank == 0 ? 2.5 : -1.0;
+  MPI_Aint at[2];
+  MPI_Get_address(&i, &at[0]);
+  MPI_Get_address(&d, &at[1]);
+  int lengths[2] = {1, 1};
+  MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, t;
+  MPI_Type_create_struct(2, lengths, at, types, &t);
+  MPI_Type_commit(&t);
+  char packed[64];
+  int position = 0;
+  int err = MPI_Pack(MPI_BOTTOM, 1, t, packed, sizeof packed, &position, MPI_COMM_WORLD);
+  CHECK(err == MPI_SUCCESS && position == (int)(sizeof(int) + sizeof(double)), "Pack from MPI_BOTTOM: error %d", err);
+  if (rank == 0) {
+    err = MPI_Send(MPI_BOTTOM, 1, t, 1, 31, MPI_COMM_WORLD);
+    CHECK(err == MPI_SUCCESS, "Send from MPI_BOTTOM returned %d", err);
+    err = MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 1, 32, MPI_COMM_WORLD);
+    CHECK(err == MPI_SUCCESS, "Send of 0 MPI_DATATYPE_NULL returned %d", err);
+  } else if (rank == 1) {
+    MPI_Status status;
+    err = MPI_Recv(MPI_BOTTOM, 1, t, 0, 31, MPI_COMM_WORLD, &status);
+    CHECK(err == MPI_SUCCESS && i == 42 && d == 2.5, "Recv into MPI_BOTTOM: error %d, got %d %g", err, i, d);
+    err = MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 32, MPI_COMM_WORLD, &status);
+    int count = -1;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    CHECK(err == MPI_SUCCESS && count == 0, "Recv of 0 MPI_DATATYPE_NULL: error %d, count %d", err, count);
+  }
+  err = MPI_Send(NULL, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  CHECK(err == MPI_ERR_BUFFER, "null buffer with a predefined type returned %d", err);
+  MPI_Type_free(&t);
+}
+
 /* Collectives keep refusing what point-to-point refuses: uncommitted and
  * freed types, and receive types that place two elements on the same
  * bytes. Every rank makes the same calls, so none is left waiting. */
@@ -332,6 +369,7 @@ int main(int argc, char **argv) {
         for (int mode = 0; mode < 4; ++mode) exchange_case(check_rank, k, kScales[s], mode);
     truncation(check_rank);
   }
+  absolute_addresses(check_rank);
   more_calls(check_rank, size);
   errors(check_rank);
   collective_errors();
