@@ -23,6 +23,19 @@ TEST(DimsCreate, BalancedAndNonIncreasing) {
   EXPECT_EQ(dims(36, {0, 0, 0}), (std::vector<int>{4, 3, 3}));
 }
 
+// The closest factors, where giving each prime to the smallest dim misses
+// them (336 came out 24 x 14); ties go to the larger smallest dim, then to
+// the better balance of the rest (MPICH's choices, which users compare).
+TEST(DimsCreate, TheClosestFactorsNotTheGreedyOnes) {
+  EXPECT_EQ(dims(336, {0, 0}), (std::vector<int>{21, 16}));
+  EXPECT_EQ(dims(720, {0, 0}), (std::vector<int>{30, 24}));
+  EXPECT_EQ(dims(5040, {0, 0, 0}), (std::vector<int>{21, 16, 15}));
+  EXPECT_EQ(dims(10800, {0, 0, 0}), (std::vector<int>{27, 20, 20}));
+  EXPECT_EQ(dims(98784, {0, 0, 0, 0, 0}), (std::vector<int>{14, 14, 9, 8, 7}));
+  EXPECT_EQ(dims(1 << 20, std::vector<int>(20, 0)), (std::vector<int>(20, 2)));
+  EXPECT_EQ(dims(2147483647, {0, 0}), (std::vector<int>{2147483647, 1}));  // a prime
+}
+
 TEST(DimsCreate, KeepsFixedEntries) {
   EXPECT_EQ(dims(12, {0, 3}), (std::vector<int>{4, 3}));
   EXPECT_EQ(dims(12, {2, 0, 0}), (std::vector<int>{2, 3, 2}));
