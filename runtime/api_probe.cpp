@@ -14,7 +14,6 @@ void fill_probe_status(MPI_Status* status, const ProbeResult& found) noexcept {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = found.source;
   status->MPI_TAG = found.tag;
-  status->MPI_ERROR = MPI_SUCCESS;
   status->shmpi_cancelled = 0;
   set_status_bytes(*status, found.bytes);
 }

@@ -19,10 +19,10 @@ int finish_recv(Context& context, const char* call, const Transfer& t, shmpi::pm
                 MPI_Status* status) {
   context.wait(request, BlockedCall{call, t.world_peer(), t.tag, t.bytes, t.comm->context});
   if (request.status.result == Completion::Truncated) {
-    fill_status(status, request.status, MPI_ERR_TRUNCATE);
+    fill_status(status, request.status);
     return raise_error(context, t.comm, call, MPI_ERR_TRUNCATE, truncation_reason(*t.comm, request.status, t.bytes));
   }
-  fill_status(status, request.status, MPI_SUCCESS);
+  fill_status(status, request.status);
   return MPI_SUCCESS;
 }
 
@@ -39,7 +39,7 @@ int blocking_recv(Context& context, const char* call, const Transfer& t, void* b
     shmpi::pml::Status at_once;
     if (t.peer != MPI_ANY_SOURCE &&
         context.pml().try_receive_now(t.comm->world_rank(t.peer), want, where, t.bytes, at_once)) {
-      fill_status(status, at_once, MPI_SUCCESS);
+      fill_status(status, at_once);
       return MPI_SUCCESS;
     }
     shmpi::pml::Request request;

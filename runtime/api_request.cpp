@@ -16,11 +16,11 @@ using namespace shmpi::runtime;
 namespace {
 
 // An empty status (MPI-3.1 3.7.3): what a null or inactive request yields.
+// MPI_ERROR as fill_status leaves it; MultipleCompletion sets it.
 void fill_empty_status(MPI_Status* status) noexcept {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = MPI_ANY_SOURCE;
   status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
   status->shmpi_cancelled = 0;
   set_status_bytes(*status, 0);
 }
@@ -57,21 +57,30 @@ bool is_idle(Context& context, MPI_Request handle) noexcept {
 class MultipleCompletion {
  public:
   // Retires `requests[index]` (complete and valid) into `status`: one
-  // lookup, status filled, request retired (RequestTable::retire).
+  // lookup, status filled with its error (MPI_ERR_IN_STATUS points there),
+  // request retired (RequestTable::retire).
   void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
     MpiRequest& r = *context.requests().find(requests[index]);
     if (r.inactive) {
-      fill_empty_status(status);
+      empty(status);
       return;
     }
     finish_packed(r);
     const int error = completion_error(r);
-    fill_request_status(r, status, error);
+    if (status != MPI_STATUS_IGNORE) {
+      fill_request_status_of(r, *status);
+      status->MPI_ERROR = error;
+    }
     if (error != MPI_SUCCESS && failed_ < 0) {
       failed_ = index;
       failed_comm_ = r.comm;
     }
     context.requests().retire(r, requests[index]);
+  }
+  // The status of a null or inactive request among them.
+  static void empty(MPI_Status* status) noexcept {
+    fill_empty_status(status);
+    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = MPI_SUCCESS;
   }
   // MPI_SUCCESS, or MPI_ERR_IN_STATUS raised on the first failed request's communicator.
   int result(Context& context, const char* call) const {
@@ -136,7 +145,7 @@ int retire_all(Context& context, const char* call, int count, MPI_Request* reque
   for (int i = 0; i < count; ++i) {
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     if (requests[i] == MPI_REQUEST_NULL) {
-      fill_empty_status(s);
+      MultipleCompletion::empty(s);
     } else {
       completion.retire(context, requests, i, s);
     }
@@ -380,7 +389,7 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
   *flag = is_complete(context, request) ? 1 : 0;
   if (*flag) {
     const MpiRequest& r = *context.requests().find(request);
-    fill_request_status(r, status, completion_error(r));
+    fill_request_status(r, status);
   }
   return MPI_SUCCESS;
 }

@@ -173,16 +173,15 @@ int buffered_send(Context& context, const char* call, const Transfer& t, const v
   return MPI_SUCCESS;
 }
 
-void fill_request_status_of(const MpiRequest& r, MPI_Status& status, int error) noexcept {
+void fill_request_status_of(const MpiRequest& r, MPI_Status& status) noexcept {
   if (r.proc_null) {
     fill_null_status(&status);
   } else if (r.pml.kind == pml::RequestKind::Send) {
     status.MPI_SOURCE = MPI_ANY_SOURCE;
     status.MPI_TAG = MPI_ANY_TAG;
-    status.MPI_ERROR = error;
     set_status_bytes(status, 0);
   } else {
-    fill_status(&status, r.pml.status, error);
+    fill_status(&status, r.pml.status);
   }
   status.shmpi_cancelled = r.pml.status.cancelled ? 1 : 0;
 }
@@ -196,7 +195,7 @@ int retire_raising(Context& context, const char* call, MPI_Request* handle, MPI_
   MpiRequest& r = *context.requests().find(*handle);
   finish_packed(r);
   const int error = completion_error(r);
-  fill_request_status(r, status, error);
+  fill_request_status(r, status);
   const int rc = error == MPI_SUCCESS ? MPI_SUCCESS : raise_completion_error(context, r, call, error);
   context.requests().retire(r, *handle);
   return rc;

@@ -58,11 +58,11 @@ MPI_Request completed_request(Context& context, MPI_Comm comm, bool proc_null_re
 inline int completion_error(const MpiRequest& r) noexcept {
   return r.pml.status.result == pml::Completion::Truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
-// Fills `status` from a completed request.
-void fill_request_status_of(const MpiRequest& r, MPI_Status& status, int error) noexcept;
+// Fills `status` from a completed request, all but MPI_ERROR (status.hpp).
+void fill_request_status_of(const MpiRequest& r, MPI_Status& status) noexcept;
 // The same, nothing for MPI_STATUS_IGNORE (inline: the common case costs a test).
-inline void fill_request_status(const MpiRequest& r, MPI_Status* status, int error) noexcept {
-  if (status != MPI_STATUS_IGNORE) fill_request_status_of(r, *status, error);
+inline void fill_request_status(const MpiRequest& r, MPI_Status* status) noexcept {
+  if (status != MPI_STATUS_IGNORE) fill_request_status_of(r, *status);
 }
 // "message from rank 0, tag 7 on MPI_COMM_WORLD truncated: 10488 bytes sent, buffer holds 10484"
 std::string truncation_reason(const Communicator& comm, const pml::Status& s, std::size_t capacity);

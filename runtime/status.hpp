@@ -17,11 +17,13 @@ inline std::uint64_t status_bytes(const MPI_Status& s) noexcept {
   return (static_cast<std::uint64_t>(s.shmpi_count_hi) << 31) | static_cast<std::uint64_t>(s.shmpi_count_lo);
 }
 
-inline void fill_status(MPI_Status* s, const pml::Status& from, int error) noexcept {
+// A status from a single completion (MPI_Recv, MPI_Wait, MPI_Probe...):
+// MPI_ERROR is left as it was. MPI-4.1 3.2.5: only the calls that complete
+// several requests may write it; the error is the call's return value.
+inline void fill_status(MPI_Status* s, const pml::Status& from) noexcept {
   if (s == MPI_STATUS_IGNORE) return;
   s->MPI_SOURCE = from.source;
   s->MPI_TAG = from.tag;
-  s->MPI_ERROR = error;
   s->shmpi_cancelled = 0;
   set_status_bytes(*s, from.bytes);
 }
@@ -31,7 +33,6 @@ inline void fill_null_status(MPI_Status* s) noexcept {
   if (s == MPI_STATUS_IGNORE) return;
   s->MPI_SOURCE = MPI_PROC_NULL;
   s->MPI_TAG = MPI_ANY_TAG;
-  s->MPI_ERROR = MPI_SUCCESS;
   s->shmpi_cancelled = 0;
   set_status_bytes(*s, 0);
 }

@@ -99,6 +99,42 @@ static void special_peers(int rank) {
   free(in);
 }
 
+/* Calls that complete one request leave status.MPI_ERROR alone (MPI-4.1
+ * 3.2.5; MPICH's threads/pt2pt mt_mprobe tests check it); calls that
+ * complete several set it, and with MPI_ERR_IN_STATUS name the failed one. */
+static void status_error_field(int rank, int size) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int out[4] = {1, 2, 3, 4}, in[4] = {0}, small[2];
+  MPI_Request sends[5], reqs[2];
+  for (int t = 0; t < 5; ++t) MPI_Isend(out, t < 2 ? 1 : 4, MPI_INT, right, 40 + t, MPI_COMM_WORLD, &sends[t]);
+  const int kMark = -7;
+  MPI_Status st;
+  MPI_Message msg;
+  st.MPI_ERROR = kMark;
+  MPI_Probe(left, 40, MPI_COMM_WORLD, &st);
+  CHECK(st.MPI_ERROR == kMark, "MPI_Probe wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  MPI_Recv(in, 1, MPI_INT, left, 40, MPI_COMM_WORLD, &st);
+  CHECK(st.MPI_ERROR == kMark && in[0] == 1, "MPI_Recv wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  MPI_Mprobe(left, 41, MPI_COMM_WORLD, &msg, &st);
+  CHECK(st.MPI_ERROR == kMark, "MPI_Mprobe wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  MPI_Mrecv(in, 1, MPI_INT, &msg, &st);
+  CHECK(st.MPI_ERROR == kMark, "MPI_Mrecv wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  MPI_Irecv(in, 4, MPI_INT, left, 42, MPI_COMM_WORLD, &reqs[0]);
+  MPI_Wait(&reqs[0], &st);
+  CHECK(st.MPI_ERROR == kMark && in[3] == 4, "MPI_Wait wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Status sts[2] = {{.MPI_ERROR = kMark}, {.MPI_ERROR = kMark}};
+  MPI_Irecv(small, 2, MPI_INT, left, 43, MPI_COMM_WORLD, &reqs[0]);  /* 4 ints come: truncated */
+  MPI_Irecv(in, 4, MPI_INT, left, 44, MPI_COMM_WORLD, &reqs[1]);
+  int rc = MPI_Waitall(2, reqs, sts);
+  int truncate_class = -1;
+  MPI_Error_class(sts[0].MPI_ERROR, &truncate_class);
+  CHECK(rc == MPI_ERR_IN_STATUS && truncate_class == MPI_ERR_TRUNCATE && sts[1].MPI_ERROR == MPI_SUCCESS,
+        "Waitall: rc %d, errors %d %d", rc, sts[0].MPI_ERROR, sts[1].MPI_ERROR);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Waitall(5, sends, MPI_STATUSES_IGNORE);
+}
+
 int main(int argc, char **argv) {
   int size;
   MPI_Init(&argc, &argv);
@@ -108,6 +144,7 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   cancels(check_rank, size);
   special_peers(check_rank);
+  status_error_field(check_rank, size);
   int rc = check_report("p2p_probe_cancel");
   MPI_Finalize();
   return rc;
