@@ -15,12 +15,13 @@ using namespace shmpi::runtime;
 
 namespace {
 
-// An empty status (MPI-3.1 3.7.3): what a null or inactive request yields.
-// MPI_ERROR as fill_status leaves it; MultipleCompletion sets it.
+// An empty status (MPI-3.1 3.7.3): what a null or inactive request yields,
+// error field included (MPI_SUCCESS; MPICH's pt2pt/rqstatus checks it).
 void fill_empty_status(MPI_Status* status) noexcept {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = MPI_ANY_SOURCE;
   status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
   status->shmpi_cancelled = 0;
   set_status_bytes(*status, 0);
 }
@@ -62,7 +63,7 @@ class MultipleCompletion {
   void retire(Context& context, MPI_Request* requests, int index, MPI_Status* status) noexcept {
     MpiRequest& r = *context.requests().find(requests[index]);
     if (r.inactive) {
-      empty(status);
+      fill_empty_status(status);
       return;
     }
     finish_packed(r);
@@ -76,11 +77,6 @@ class MultipleCompletion {
       failed_comm_ = r.comm;
     }
     context.requests().retire(r, requests[index]);
-  }
-  // The status of a null or inactive request among them.
-  static void empty(MPI_Status* status) noexcept {
-    fill_empty_status(status);
-    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = MPI_SUCCESS;
   }
   // MPI_SUCCESS, or MPI_ERR_IN_STATUS raised on the first failed request's communicator.
   int result(Context& context, const char* call) const {
@@ -145,7 +141,7 @@ int retire_all(Context& context, const char* call, int count, MPI_Request* reque
   for (int i = 0; i < count; ++i) {
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     if (requests[i] == MPI_REQUEST_NULL) {
-      MultipleCompletion::empty(s);
+      fill_empty_status(s);
     } else {
       completion.retire(context, requests, i, s);
     }

@@ -28,7 +28,8 @@ inline void fill_status(MPI_Status* s, const pml::Status& from) noexcept {
   set_status_bytes(*s, from.bytes);
 }
 
-// The status of a receive from MPI_PROC_NULL.
+// The status of a receive or probe from MPI_PROC_NULL (MPI_ERROR left as
+// fill_status leaves it; MPICH's mt_mprobe tests check that too).
 inline void fill_null_status(MPI_Status* s) noexcept {
   if (s == MPI_STATUS_IGNORE) return;
   s->MPI_SOURCE = MPI_PROC_NULL;

@@ -99,9 +99,10 @@ static void special_peers(int rank) {
   free(in);
 }
 
-/* Calls that complete one request leave status.MPI_ERROR alone (MPI-4.1
- * 3.2.5; MPICH's threads/pt2pt mt_mprobe tests check it); calls that
- * complete several set it, and with MPI_ERR_IN_STATUS name the failed one. */
+/* Calls that complete one message leave status.MPI_ERROR alone (MPI-4.1
+ * 3.2.5; MPICH's threads/pt2pt mt_mprobe tests check it), an empty status
+ * has MPI_SUCCESS there; calls that complete several set it, and with
+ * MPI_ERR_IN_STATUS name the failed one. */
 static void status_error_field(int rank, int size) {
   int right = (rank + 1) % size, left = (rank + size - 1) % size;
   int out[4] = {1, 2, 3, 4}, in[4] = {0}, small[2];
@@ -122,6 +123,11 @@ static void status_error_field(int rank, int size) {
   MPI_Irecv(in, 4, MPI_INT, left, 42, MPI_COMM_WORLD, &reqs[0]);
   MPI_Wait(&reqs[0], &st);
   CHECK(st.MPI_ERROR == kMark && in[3] == 4, "MPI_Wait wrote MPI_ERROR (%d)", st.MPI_ERROR);
+  /* An empty status (a null request's) has one: MPI_SUCCESS. */
+  MPI_Request null_request = MPI_REQUEST_NULL;
+  st.MPI_ERROR = kMark;
+  MPI_Wait(&null_request, &st);
+  CHECK(st.MPI_ERROR == MPI_SUCCESS, "MPI_Wait on MPI_REQUEST_NULL: MPI_ERROR %d", st.MPI_ERROR);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Status sts[2] = {{.MPI_ERROR = kMark}, {.MPI_ERROR = kMark}};
   MPI_Irecv(small, 2, MPI_INT, left, 43, MPI_COMM_WORLD, &reqs[0]);  /* 4 ints come: truncated */
