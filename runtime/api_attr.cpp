@@ -3,9 +3,9 @@
 // (MPI_TAG_UB ...), the MPI-1 names (MPI_Keyval_create, MPI_Attr_*), the
 // predefined callbacks, and the hooks dup and free call.
 //
-// User callbacks may call MPI. So that nothing they do can move the list
-// being worked on, each operation takes the object's list out, works on
-// it, and puts it back through a fresh lookup of the handle.
+// User callbacks may call MPI, on the same object too (a delete callback
+// that deletes another attribute): the table looks the object's list up
+// again after each callback (AttributesOf), never holding it across one.
 #include <utility>
 
 #include "runtime/api.hpp"
@@ -44,22 +44,20 @@ int callback_failed(Context& context, const Communicator* c, const char* call, i
                          std::to_string(rc));
 }
 
-// Runs `f` on the attribute list of `handle` (which must exist), taken out
-// of its object for the time of the call.
+// Runs `f` on the attributes of `handle` (which must exist), found again
+// at each use; a datatype's empty list is dropped afterwards.
 template <class F>
 int on_list(Context& context, AttrKind kind, int handle, F&& f) {
-  AttributeList list;
   if (kind == AttrKind::Comm) {
-    list = std::move(context.communicator(handle)->attributes);
-  } else if (auto node = context.objects().type_attributes.extract(handle)) {
-    list = std::move(node.mapped());
+    return f(AttributesOf([&context, handle]() -> AttributeList* {
+      Communicator* c = context.communicator(handle);
+      return c != nullptr ? &c->attributes : nullptr;
+    }));
   }
-  const int rc = f(list);
-  if (kind == AttrKind::Comm) {
-    if (Communicator* c = context.communicator(handle)) c->attributes = std::move(list);
-  } else if (!list.empty()) {
-    context.objects().type_attributes[handle] = std::move(list);
-  }
+  // Map nodes do not move: the list stays where it is until erased here.
+  TypeAttributes& all = context.objects().type_attributes;
+  const int rc = f(AttributesOf([&all, handle]() -> AttributeList* { return &all[handle]; }));
+  if (auto it = all.find(handle); it != all.end() && it->second.empty()) all.erase(it);
   return rc;
 }
 
@@ -107,7 +105,7 @@ int set_attr(const char* call, AttrKind kind, int handle, int keyval, void* valu
   KeyvalTable& keyvals = context.objects().keyvals;
   if (keyvals.find(keyval, kind) == nullptr) return invalid_keyval(context, c, call, keyval, kind);
   const int rc = on_list(context, kind, handle,
-                         [&](AttributeList& list) { return keyvals.set(list, handle, keyval, value); });
+                         [&](const AttributesOf& list) { return keyvals.set(list, handle, keyval, value); });
   if (rc != MPI_SUCCESS) return callback_failed(context, context.communicator(handle), call, keyval, rc);
   return MPI_SUCCESS;
 }
@@ -148,7 +146,7 @@ int delete_attr(const char* call, AttrKind kind, int handle, int keyval) {
     return raise_error(context, c, call, MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(keyval) +
                                                              " cannot be deleted");
   bool found = false;
-  const int rc = on_list(context, kind, handle, [&](AttributeList& list) {
+  const int rc = on_list(context, kind, handle, [&](const AttributesOf& list) {
     return context.objects().keyvals.erase(list, handle, keyval, found);
   });
   c = context.communicator(handle);
@@ -169,7 +167,7 @@ int copy_comm_attributes(Context& context, MPI_Comm from, Communicator& to) {
 
 int erase_comm_attributes(Context& context, MPI_Comm comm) {
   return on_list(context, AttrKind::Comm, comm,
-                 [&](AttributeList& list) { return context.objects().keyvals.erase_all(list, comm); });
+                 [&](const AttributesOf& list) { return context.objects().keyvals.erase_all(list, comm); });
 }
 
 int copy_type_attributes(Context& context, MPI_Datatype from, MPI_Datatype to) {
@@ -185,7 +183,7 @@ int copy_type_attributes(Context& context, MPI_Datatype from, MPI_Datatype to) {
 int erase_type_attributes(Context& context, MPI_Datatype type) {
   if (context.objects().type_attributes.count(type) == 0) return MPI_SUCCESS;
   return on_list(context, AttrKind::Type, type,
-                 [&](AttributeList& list) { return context.objects().keyvals.erase_all(list, type); });
+                 [&](const AttributesOf& list) { return context.objects().keyvals.erase_all(list, type); });
 }
 
 }  // namespace shmpi::runtime

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "datatype/type.hpp"
+#include "runtime/attribute_hooks.hpp"
 #include "runtime/type_args.hpp"
 
 using namespace shmpi::runtime;
@@ -215,8 +216,19 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   DatatypeTable& types = context.datatypes();
   if (int rc = raise_if(context, nullptr, kCall, check_common(types, 0, oldtype, newtype))) return rc;
   const bool committed = types.find(oldtype)->committed;
-  *newtype = types.add(make_derived(types, types.layout(oldtype), contents_of(types, MPI_COMBINER_DUP, {}, {}, {&oldtype, 1})),
-                       committed);
+  const MPI_Datatype dup =
+      types.add(make_derived(types, types.layout(oldtype), contents_of(types, MPI_COMBINER_DUP, {}, {}, {&oldtype, 1})),
+                committed);
+  // The copy callbacks of oldtype's attributes decide what the duplicate
+  // gets; one that fails undoes the duplicate (its copies deleted as by
+  // MPI_Type_free) and its code is the call's error.
+  if (int rc = copy_type_attributes(context, oldtype, dup); rc != MPI_SUCCESS) {
+    erase_type_attributes(context, dup);
+    types.free(dup);
+    *newtype = MPI_DATATYPE_NULL;
+    return raise_error(context, nullptr, kCall, rc, "an attribute copy callback returned error " + std::to_string(rc));
+  }
+  *newtype = dup;
   return MPI_SUCCESS;
 }
 

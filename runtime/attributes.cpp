@@ -50,29 +50,39 @@ void KeyvalTable::drop_holder(int keyval) noexcept {
     keyvals_[static_cast<std::size_t>(keyval - kFirstUserKeyval)].reset();
 }
 
-int KeyvalTable::set(AttributeList& list, int handle, int keyval, void* value) {
-  const auto it = find_in(list, keyval);
-  if (it != list.end()) {
-    const Keyval& k = *slot(keyval);
+int KeyvalTable::set(const AttributesOf& list_of, int handle, int keyval, void* value) {
+  AttributeList* list = list_of();
+  if (list == nullptr) return MPI_SUCCESS;
+  if (const auto it = find_in(*list, keyval); it != list->end()) {
+    const Keyval k = *slot(keyval);
     if (k.remove != nullptr)
       if (int rc = k.remove(handle, keyval, it->second, k.extra_state); rc != MPI_SUCCESS) return rc;
-    it->second = value;
-    return MPI_SUCCESS;
+    list = list_of();  // the callback may have moved it, or deleted this attribute
+    if (list == nullptr) return MPI_SUCCESS;
+    if (const auto again = find_in(*list, keyval); again != list->end()) {
+      again->second = value;
+      return MPI_SUCCESS;
+    }
   }
-  list.emplace_back(keyval, value);
+  list->emplace_back(keyval, value);
   ++slot(keyval)->holders;
   return MPI_SUCCESS;
 }
 
-int KeyvalTable::erase(AttributeList& list, int handle, int keyval, bool& found) {
-  const auto it = find_in(list, keyval);
-  found = it != list.end();
+int KeyvalTable::erase(const AttributesOf& list_of, int handle, int keyval, bool& found) {
+  AttributeList* list = list_of();
+  const auto it = list != nullptr ? find_in(*list, keyval) : AttributeList::iterator{};
+  found = list != nullptr && it != list->end();
   if (!found) return MPI_SUCCESS;
-  const Keyval& k = *slot(keyval);
+  const Keyval k = *slot(keyval);  // a copy: the callback may free the keyval
   if (k.remove != nullptr)
     if (int rc = k.remove(handle, keyval, it->second, k.extra_state); rc != MPI_SUCCESS) return rc;
-  list.erase(it);
-  drop_holder(keyval);
+  list = list_of();  // the callback may have deleted other attributes, or this one
+  if (list == nullptr) return MPI_SUCCESS;
+  if (const auto again = find_in(*list, keyval); again != list->end()) {
+    list->erase(again);
+    drop_holder(keyval);
+  }
   return MPI_SUCCESS;
 }
 
@@ -95,10 +105,10 @@ int KeyvalTable::copy_all(const AttributeList& from, int old_handle, AttributeLi
   return MPI_SUCCESS;
 }
 
-int KeyvalTable::erase_all(AttributeList& list, int handle) {
-  while (!list.empty()) {
+int KeyvalTable::erase_all(const AttributesOf& list_of, int handle) {
+  for (AttributeList* list = list_of(); list != nullptr && !list->empty(); list = list_of()) {
     bool found = false;
-    if (int rc = erase(list, handle, list.back().first, found); rc != MPI_SUCCESS) return rc;
+    if (int rc = erase(list_of, handle, list->back().first, found); rc != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -35,6 +36,12 @@ struct Keyval {
 // The attributes of one object, in the order they were first set.
 using AttributeList = std::vector<std::pair<int, void*>>;
 
+// Where an object's attributes are now, or nullptr once it is gone. A
+// callback may call MPI (set or delete other attributes of the same
+// object, create objects that move the list), so the list is looked up
+// again after every callback and never held across one.
+using AttributesOf = std::function<AttributeList*()>;
+
 class KeyvalTable {
  public:
   static constexpr int kFirstUserKeyval = 16;  // below: the predefined MPI_TAG_UB..MPI_LASTUSEDCODE
@@ -46,20 +53,18 @@ class KeyvalTable {
   // MPI_*_free_keyval: false if it is not a live keyval of `kind`.
   bool release(int keyval, AttrKind kind) noexcept;
 
-  // Attribute operations on `list`, the attributes of object `handle`.
-  // Each returns MPI_SUCCESS or the code a callback returned; the keyval
-  // must have been checked with find() (or be held by the list). Callbacks
-  // may call MPI: `list` must not live where such calls can move it
-  // (the callers work on a copy of a communicator's list).
-  int set(AttributeList& list, int handle, int keyval, void* value);
+  // Attribute operations on the attributes of object `handle`. Each
+  // returns MPI_SUCCESS or the code a callback returned; the keyval must
+  // have been checked with find() (or be held by the list).
+  int set(const AttributesOf& list, int handle, int keyval, void* value);
   // Deletes `keyval`'s attribute; `found` says whether there was one.
-  int erase(AttributeList& list, int handle, int keyval, bool& found);
+  int erase(const AttributesOf& list, int handle, int keyval, bool& found);
   static void* const* get(const AttributeList& list, int keyval) noexcept;
   // Fills `to` (empty) with the copies the callbacks hand out for `from`.
   int copy_all(const AttributeList& from, int old_handle, AttributeList& to);
   // Deletes every attribute, newest first; stops at a failing callback
   // (the attributes not yet deleted stay).
-  int erase_all(AttributeList& list, int handle);
+  int erase_all(const AttributesOf& list, int handle);
 
  private:
   Keyval* slot(int keyval) noexcept;

@@ -39,6 +39,18 @@ static int self_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
   return MPI_SUCCESS;
 }
 
+static int refusing_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+  (void)comm, (void)keyval, (void)extra, (void)in, (void)out, (void)flag;
+  return MPI_ERR_OTHER;
+}
+
+/* A delete callback that deletes another attribute of the same object,
+ * whose keyval it is handed as extra_state (MPICH's attr/attrdelete). */
+static int deleting_other(MPI_Comm comm, int keyval, void *value, void *extra) {
+  (void)keyval, (void)value;
+  return MPI_Comm_delete_attr(comm, *(int *)extra);
+}
+
 static void test_predefined(void) {
   int *value = NULL, flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag);
@@ -144,6 +156,60 @@ static void test_type_attributes(void) {
   MPI_Type_free_keyval(&key);
 }
 
+/* MPI_Type_dup runs the copy callbacks and the duplicate holds what they
+ * hand out; a refusing one fails the dup, which then makes no type. */
+static void test_type_dup_attributes(void) {
+  int key, refuse;
+  MPI_Type_create_keyval(counting_copy, counting_delete, &key, (void *)(intptr_t)100);
+  MPI_Type_create_keyval(refusing_copy, MPI_TYPE_NULL_DELETE_FN, &refuse, NULL);
+  MPI_Datatype t, dup = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &t);
+  MPI_Type_set_attr(t, key, (void *)(intptr_t)5);
+  const int copies_before = copies, deletes_before = deletes;
+  MPI_Type_dup(t, &dup);
+  void *v = NULL;
+  int flag = 0;
+  MPI_Type_get_attr(dup, key, &v, &flag);
+  CHECK(copies == copies_before + 1 && flag && (intptr_t)v == 105, "Type_dup: copies %d, flag %d, value %d",
+        copies - copies_before, flag, (int)(intptr_t)v);
+  MPI_Type_free(&dup);
+  MPI_Type_free(&t);
+  CHECK(deletes == deletes_before + 2, "Type_free of a type and its dup: deletes %d", deletes - deletes_before);
+  MPI_Type_contiguous(2, MPI_INT, &t);
+  MPI_Type_set_attr(t, refuse, NULL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  const int rc = MPI_Type_dup(t, &dup);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+  CHECK(rc != MPI_SUCCESS && dup == MPI_DATATYPE_NULL, "Type_dup with a refusing copy callback: rc %d", rc);
+  MPI_Type_free(&t);
+  MPI_Type_free_keyval(&key);
+  MPI_Type_free_keyval(&refuse);
+}
+
+/* Deleting one attribute whose callback deletes another: both go. */
+static void test_delete_inside_delete(void) {
+  int first, second;
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, counting_delete, &first, NULL);
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleting_other, &second, &first);
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  MPI_Comm_set_attr(c, first, (void *)(intptr_t)7);
+  MPI_Comm_set_attr(c, second, NULL);
+  const int before = deletes;
+  MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  const int rc = MPI_Comm_delete_attr(c, second);
+  void *v = NULL;
+  int flag = 1;
+  MPI_Comm_get_attr(c, first, &v, &flag);
+  CHECK(rc == MPI_SUCCESS && deletes == before + 1 && last_deleted == 7 && !flag,
+        "delete inside a delete callback: rc %d, deletes %d, first still there %d", rc, deletes - before, flag);
+  MPI_Comm_free(&c);
+  MPI_Comm_free_keyval(&first);
+  MPI_Comm_free_keyval(&second);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -153,6 +219,8 @@ int main(int argc, char **argv) {
   test_callbacks();
   test_mpi1_names_and_errors();
   test_type_attributes();
+  test_type_dup_attributes();
+  test_delete_inside_delete();
   int self_key;
   MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_key, NULL);
   MPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL);

@@ -69,15 +69,16 @@ TEST(Attributes, SetReplacesThroughDeleteCopyAndEraseAllRunCallbacks) {
   const int k1 = keyvals.create(AttrKind::Comm, record_copy, record_delete, nullptr);
   const int k2 = keyvals.create(AttrKind::Comm, nullptr, record_delete, nullptr);  // null copy: never copied
   AttributeList list;
-  EXPECT_EQ(keyvals.set(list, 1, k1, val(10)), MPI_SUCCESS);
-  EXPECT_EQ(keyvals.set(list, 1, k2, val(20)), MPI_SUCCESS);
-  EXPECT_EQ(keyvals.set(list, 1, k1, val(11)), MPI_SUCCESS);
+  const AttributesOf of = [&list] { return &list; };
+  EXPECT_EQ(keyvals.set(of, 1, k1, val(10)), MPI_SUCCESS);
+  EXPECT_EQ(keyvals.set(of, 1, k2, val(20)), MPI_SUCCESS);
+  EXPECT_EQ(keyvals.set(of, 1, k1, val(11)), MPI_SUCCESS);
   AttributeList copy;
   EXPECT_EQ(keyvals.copy_all(list, 1, copy), MPI_SUCCESS);
   ASSERT_EQ(copy.size(), 1u);
   EXPECT_EQ(*KeyvalTable::get(copy, k1), val(12));
   EXPECT_EQ(KeyvalTable::get(copy, k2), nullptr);
-  EXPECT_EQ(keyvals.erase_all(list, 1), MPI_SUCCESS);  // newest first
+  EXPECT_EQ(keyvals.erase_all(of, 1), MPI_SUCCESS);  // newest first
   const std::vector<std::string> want = {"delete " + std::to_string(k1) + " 10", "copy " + std::to_string(k1),
                                          "delete " + std::to_string(k2) + " 20",
                                          "delete " + std::to_string(k1) + " 11"};
@@ -89,14 +90,45 @@ TEST(Attributes, FreedKeyvalLivesWhileAttributesHoldIt) {
   KeyvalTable keyvals;
   const int k = keyvals.create(AttrKind::Comm, nullptr, nullptr, nullptr);
   AttributeList list;
-  keyvals.set(list, 1, k, val(1));
+  const AttributesOf of = [&list] { return &list; };
+  keyvals.set(of, 1, k, val(1));
   EXPECT_TRUE(keyvals.release(k, AttrKind::Comm));
   EXPECT_EQ(keyvals.find(k, AttrKind::Comm), nullptr);  // no new attributes
   EXPECT_FALSE(keyvals.release(k, AttrKind::Comm));
   bool found = false;
-  EXPECT_EQ(keyvals.erase(list, 1, k, found), MPI_SUCCESS);
+  EXPECT_EQ(keyvals.erase(of, 1, k, found), MPI_SUCCESS);
   EXPECT_TRUE(found);
   EXPECT_EQ(keyvals.create(AttrKind::Comm, nullptr, nullptr, nullptr), k);  // its slot is free again
+}
+
+// A delete callback may delete other attributes of the same object
+// (MPICH's attr/attrdelete): the table finds the list again after it.
+KeyvalTable* nested_table = nullptr;
+AttributeList* nested_list = nullptr;
+int nested_other = 0;
+int delete_other(MPI_Comm, int, void*, void*) {
+  bool found = false;
+  const int rc = nested_table->erase([] { return nested_list; }, 1, nested_other, found);
+  return rc == MPI_SUCCESS && found ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+TEST(Attributes, ADeleteCallbackMayDeleteOtherAttributes) {
+  KeyvalTable keyvals;
+  AttributeList list;
+  const AttributesOf of = [&list] { return &list; };
+  const int k1 = keyvals.create(AttrKind::Comm, nullptr, nullptr, nullptr);
+  const int k2 = keyvals.create(AttrKind::Comm, nullptr, delete_other, nullptr);
+  nested_table = &keyvals;
+  nested_list = &list;
+  nested_other = k1;
+  keyvals.set(of, 1, k1, val(1));
+  keyvals.set(of, 1, k2, val(2));
+  bool found = false;
+  EXPECT_EQ(keyvals.erase(of, 1, k2, found), MPI_SUCCESS);
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(list.empty());
+  EXPECT_TRUE(keyvals.release(k1, AttrKind::Comm));  // no attribute holds it any more: its slot is free
+  EXPECT_EQ(keyvals.create(AttrKind::Comm, nullptr, nullptr, nullptr), k1);
 }
 
 TEST(Attributes, KindsDoNotMixAndRefusalsStop) {
@@ -106,10 +138,11 @@ TEST(Attributes, KindsDoNotMixAndRefusalsStop) {
   EXPECT_EQ(keyvals.find(k, AttrKind::Comm), nullptr);
   EXPECT_NE(keyvals.find(k, AttrKind::Type), nullptr);
   AttributeList list;
-  keyvals.set(list, 4, k, val(1));
-  EXPECT_EQ(keyvals.set(list, 4, k, val(2)), MPI_ERR_OTHER);  // the old value cannot be deleted
+  const AttributesOf of = [&list] { return &list; };
+  keyvals.set(of, 4, k, val(1));
+  EXPECT_EQ(keyvals.set(of, 4, k, val(2)), MPI_ERR_OTHER);  // the old value cannot be deleted
   EXPECT_EQ(*KeyvalTable::get(list, k), val(1));
-  EXPECT_EQ(keyvals.erase_all(list, 4), MPI_ERR_OTHER);
+  EXPECT_EQ(keyvals.erase_all(of, 4), MPI_ERR_OTHER);
   EXPECT_EQ(list.size(), 1u);
 }
 
