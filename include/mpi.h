@@ -455,6 +455,8 @@ SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_
 SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
 SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+SHMPI_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
 SHMPI_DECLARE(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 SHMPI_DECLARE(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 SHMPI_DECLARE(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
@@ -469,6 +471,9 @@ SHMPI_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, 
 SHMPI_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 SHMPI_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+SHMPI_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
+SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
 SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
                           int outsize, int *position, MPI_Comm comm))
 SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,

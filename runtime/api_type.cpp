@@ -116,6 +116,7 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
                        std::string("predefined datatype ") + context.datatypes().find(*datatype)->name +
                            " cannot be freed");
   context.send_targets().forget();  // the handle may name another datatype
+  context.objects().type_names.erase(*datatype);
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }

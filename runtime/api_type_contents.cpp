@@ -1,7 +1,9 @@
 // MPI entry points: how a datatype was made (MPI_Type_get_envelope,
 // MPI_Type_get_contents), which predefined type has a given size
-// (MPI_Type_match_size), basic elements received (MPI_Get_elements), and
-// address arithmetic (MPI_Get_address, MPI_Aint_add, MPI_Aint_diff).
+// (MPI_Type_match_size), basic elements received (MPI_Get_elements) and
+// what a status says of them (MPI_Status_set_elements, _set_cancelled, for
+// generalized requests and tools), and address arithmetic (MPI_Get_address,
+// MPI_Aint_add, MPI_Aint_diff).
 #include <climits>
 #include <cstdint>
 
@@ -20,6 +22,36 @@ std::int64_t elements_received(const shmpi::datatype::Type& t, std::uint64_t byt
   // A byte that ends a basic element adds one: otherwise the last is cut.
   if (b > 0 && t.size() > 0 && t.elements_in(b - 1) == n) return -1;
   return n;
+}
+
+// Packed bytes that hold `count` basic elements of `t` (the bytes a status
+// records, so that MPI_Get_elements answers `count`): whole elements, then
+// the shortest prefix of one more that holds the rest.
+std::uint64_t bytes_of_elements(const shmpi::datatype::Type& t, std::int64_t count) {
+  if (t.elements() == 0 || count <= 0) return 0;
+  const std::int64_t whole = count / t.elements(), rest = count % t.elements();
+  std::int64_t low = 0, high = t.size();
+  while (low < high) {  // elements_in grows with the bytes
+    const std::int64_t mid = low + (high - low) / 2;
+    if (t.elements_in(mid) >= rest) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return static_cast<std::uint64_t>(whole * t.size() + low);
+}
+
+int set_elements(const char* call, MPI_Status* status, MPI_Datatype datatype, std::int64_t count) {
+  const Entry entry = enter(call);
+  Context& context = entry.context();
+  if (int rc = raise_if(
+          context, nullptr, call,
+          first_error({check_known_datatype(context.datatypes(), datatype), check_out_pointer(status, "status")})))
+    return rc;
+  if (count < 0) return raise_error(context, nullptr, call, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  set_status_bytes(*status, bytes_of_elements(*context.datatypes().layout(datatype), count));
+  return MPI_SUCCESS;
 }
 
 // Checks (status, type, count) of MPI_Get_elements(_x).
@@ -130,6 +162,23 @@ extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype
   return MPI_SUCCESS;
 }
 
+extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+
+extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+
+extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  constexpr const char* kCall = "MPI_Status_set_cancelled";
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
+  if (int rc = raise_if(context, nullptr, kCall, check_out_pointer(status, "status"))) return rc;
+  status->shmpi_cancelled = flag != 0 ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
 extern "C" int PMPI_Get_address(const void* location, MPI_Aint* address) {
   constexpr const char* kCall = "MPI_Get_address";
   const Entry entry = enter(kCall);
@@ -157,3 +206,6 @@ SHMPI_PMPI_ALIAS(Get_elements_x)
 SHMPI_PMPI_ALIAS(Get_address)
 SHMPI_PMPI_ALIAS(Aint_add)
 SHMPI_PMPI_ALIAS(Aint_diff)
+SHMPI_PMPI_ALIAS(Status_set_elements)
+SHMPI_PMPI_ALIAS(Status_set_elements_x)
+SHMPI_PMPI_ALIAS(Status_set_cancelled)

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -64,6 +66,7 @@ struct ObjectTables {
   InfoTable infos;
   KeyvalTable keyvals;
   TypeAttributes type_attributes;
+  std::unordered_map<MPI_Datatype, std::string> type_names;  // set by MPI_Type_set_name
   ErrhandlerTable errhandlers;
   ErrorCodes error_codes;
   PredefinedAttributes predefined;

@@ -8,13 +8,16 @@
 
 namespace shmpi::runtime {
 
+// 31 low bits and 32 high ones: any count up to 2^63 - 1 (MPI_Count), the
+// high word kept unsigned so that the top bits survive the round trip.
 inline void set_status_bytes(MPI_Status& s, std::uint64_t bytes) noexcept {
   s.shmpi_count_lo = static_cast<int>(bytes & 0x7fffffffu);
-  s.shmpi_count_hi = static_cast<int>(bytes >> 31);
+  s.shmpi_count_hi = static_cast<int>(static_cast<std::uint32_t>(bytes >> 31));
 }
 
 inline std::uint64_t status_bytes(const MPI_Status& s) noexcept {
-  return (static_cast<std::uint64_t>(s.shmpi_count_hi) << 31) | static_cast<std::uint64_t>(s.shmpi_count_lo);
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.shmpi_count_hi)) << 31) |
+         static_cast<std::uint64_t>(s.shmpi_count_lo);
 }
 
 // A status from a single completion (MPI_Recv, MPI_Wait, MPI_Probe...):

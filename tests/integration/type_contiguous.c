@@ -20,6 +20,59 @@ static int rank, size, failures;
     }                                                  \
   } while (0)
 
+/* Names (MPI_Type_set_name/get_name) and the status setters generalized
+ * requests use (MPI_Status_set_elements(_x), MPI_Status_set_cancelled). */
+static void names_and_status(void) {
+  char name[MPI_MAX_OBJECT_NAME];
+  int len = -1;
+  MPI_Type_get_name(MPI_DOUBLE, name, &len);
+  CHECK(strcmp(name, "MPI_DOUBLE") == 0 && len == 10, "name of MPI_DOUBLE: '%s' (%d)", name, len);
+  MPI_Datatype pair, dup;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_get_name(pair, name, &len);
+  CHECK(name[0] == 0 && len == 0, "a new derived type is named '%s'", name);
+  MPI_Type_set_name(pair, "int pair");
+  MPI_Type_get_name(pair, name, &len);
+  CHECK(strcmp(name, "int pair") == 0 && len == 8, "renamed type: '%s' (%d)", name, len);
+  MPI_Type_dup(pair, &dup);
+  MPI_Type_get_name(dup, name, &len);
+  CHECK(len == 0, "a duplicate inherited the name '%s'", name);
+  MPI_Type_free(&dup);
+
+  /* A struct of an int and a double: 3 basic elements are one struct and
+   * the int of the next, 16 bytes; MPI_Get_elements reads them back. */
+  MPI_Datatype fields[2] = {MPI_INT, MPI_DOUBLE}, mixed;
+  int lengths[2] = {1, 1};
+  MPI_Aint at[2] = {0, 8};
+  MPI_Type_create_struct(2, lengths, at, fields, &mixed);
+  MPI_Type_commit(&mixed);
+  MPI_Status st;
+  int count = -1, elements = -1;
+  MPI_Count elements_x = -1;
+  MPI_Status_set_elements(&st, mixed, 3);
+  MPI_Get_elements(&st, mixed, &elements);
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  CHECK(elements == 3 && count == 16, "set_elements(3): %d elements, %d bytes", elements, count);
+  MPI_Status_set_elements_x(&st, MPI_DOUBLE, (MPI_Count)5);
+  MPI_Get_elements_x(&st, MPI_DOUBLE, &elements_x);
+  MPI_Get_count(&st, MPI_DOUBLE, &count);
+  CHECK(elements_x == 5 && count == 5, "set_elements_x(5 doubles): %lld elements, count %d", (long long)elements_x,
+        count);
+  const MPI_Count huge = (MPI_Count)0x7654321ff1234567LL; /* 63 bits: the status keeps them all */
+  MPI_Status_set_elements_x(&st, MPI_BYTE, huge);
+  MPI_Get_elements_x(&st, MPI_BYTE, &elements_x);
+  CHECK(elements_x == huge, "set_elements_x(2^62 and more bytes): got %llx", (long long)elements_x);
+  int cancelled = -1;
+  MPI_Status_set_cancelled(&st, 1);
+  MPI_Test_cancelled(&st, &cancelled);
+  CHECK(cancelled == 1, "set_cancelled(1): %d", cancelled);
+  MPI_Status_set_cancelled(&st, 0);
+  MPI_Test_cancelled(&st, &cancelled);
+  CHECK(cancelled == 0, "set_cancelled(0): %d", cancelled);
+  MPI_Type_free(&mixed);
+  MPI_Type_free(&pair);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -120,6 +173,7 @@ int main(int argc, char **argv) {
   MPI_Type_free(&twelve);
   MPI_Type_free(&triple);
   MPI_Type_free(&pair3);
+  names_and_status();
   if (failures == 0) printf("type_contiguous: rank %d OK\n", rank);
   MPI_Finalize();
   return failures != 0;
