@@ -116,7 +116,12 @@ typedef struct MPI_Status {
 #define MPI_2INT ((MPI_Datatype)36)
 #define MPI_SHORT_INT ((MPI_Datatype)37)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)38)
-#define SHMPI_PREDEFINED_TYPES 39
+/* C++ types (bool, std::complex<T>), laid out as C's. */
+#define MPI_CXX_BOOL ((MPI_Datatype)39)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)40)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)41)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)42)
+#define SHMPI_PREDEFINED_TYPES 43
 
 /* ---- datatype constructors (MPI_Type_get_envelope, subarray, darray) ---- */
 #define MPI_COMBINER_NAMED 1

@@ -73,6 +73,10 @@ constexpr Entry kEntries[] = {
     SHMPI_TYPE(MPI_2INT, TwoInt),
     SHMPI_TYPE(MPI_SHORT_INT, ShortInt),
     SHMPI_TYPE(MPI_LONG_DOUBLE_INT, LongDoubleInt),
+    SHMPI_TYPE(MPI_CXX_BOOL, bool),
+    SHMPI_TYPE(MPI_CXX_FLOAT_COMPLEX, std::complex<float>),
+    SHMPI_TYPE(MPI_CXX_DOUBLE_COMPLEX, std::complex<double>),
+    SHMPI_TYPE(MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>),
 };
 #undef SHMPI_TYPE
 
@@ -119,7 +123,9 @@ std::optional<Basic> scalar_basic(MPI_Datatype handle) {
   switch (handle) {
     case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_PACKED:
       return basic_of<char>(Scalar::Bytes);
-    case MPI_C_BOOL: return basic_of<bool>(Scalar::Bytes, 1);
+    case MPI_C_BOOL:
+    case MPI_CXX_BOOL:
+      return basic_of<bool>(Scalar::Bytes, 1);
     case MPI_WCHAR: return basic_of<wchar_t>(integer<wchar_t>(), 2);
     case MPI_SHORT: return basic_of<short>(Scalar::Signed);
     case MPI_UNSIGNED_SHORT: return basic_of<unsigned short>(Scalar::Unsigned);
@@ -168,6 +174,12 @@ std::array<TypeRef, SHMPI_PREDEFINED_TYPES> predefined_layouts() {
   all[MPI_C_LONG_DOUBLE_COMPLEX] = pair_layout<std::complex<long double>>(all, MPI_C_LONG_DOUBLE_COMPLEX,
                                                                           MPI_LONG_DOUBLE, MPI_LONG_DOUBLE,
                                                                           sizeof(long double));
+  all[MPI_CXX_FLOAT_COMPLEX] =
+      pair_layout<std::complex<float>>(all, MPI_CXX_FLOAT_COMPLEX, MPI_FLOAT, MPI_FLOAT, sizeof(float));
+  all[MPI_CXX_DOUBLE_COMPLEX] =
+      pair_layout<std::complex<double>>(all, MPI_CXX_DOUBLE_COMPLEX, MPI_DOUBLE, MPI_DOUBLE, sizeof(double));
+  all[MPI_CXX_LONG_DOUBLE_COMPLEX] = pair_layout<std::complex<long double>>(
+      all, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_LONG_DOUBLE, MPI_LONG_DOUBLE, sizeof(long double));
   all[MPI_FLOAT_INT] = pair_layout<FloatInt>(all, MPI_FLOAT_INT, MPI_FLOAT, MPI_INT, offsetof(FloatInt, index));
   all[MPI_DOUBLE_INT] = pair_layout<DoubleInt>(all, MPI_DOUBLE_INT, MPI_DOUBLE, MPI_INT, offsetof(DoubleInt, index));
   all[MPI_LONG_INT] = pair_layout<LongInt>(all, MPI_LONG_INT, MPI_LONG, MPI_INT, offsetof(LongInt, index));

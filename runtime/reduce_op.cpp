@@ -21,8 +21,8 @@ enum class Group : std::uint8_t {
   CharExtension,  // MPI_CHAR: not a C integer in §5.9.2, accepted as one
                   // (MPICH's "C_INTEGER_EXTRA" group does the same)
   Floating,       // MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE
-  Logical,        // MPI_C_BOOL
-  Complex,        // MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, ..._LONG_DOUBLE_
+  Logical,        // MPI_C_BOOL, MPI_CXX_BOOL
+  Complex,        // MPI_C_FLOAT_COMPLEX, ... MPI_CXX_LONG_DOUBLE_COMPLEX
   Byte,           // MPI_BYTE
   MultiLanguage,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
   Pair,           // MPI_FLOAT_INT ... MPI_LONG_DOUBLE_INT (§5.9.4)
@@ -66,45 +66,31 @@ struct Slot {
 };
 
 using Slots = std::tuple<
-    Slot<MPI_DATATYPE_NULL, unsigned char, Group::None>,
-    Slot<MPI_CHAR, char, Group::CharExtension>,
-    Slot<MPI_SIGNED_CHAR, signed char, Group::CInteger>,
-    Slot<MPI_UNSIGNED_CHAR, unsigned char, Group::CInteger>,
-    Slot<MPI_BYTE, unsigned char, Group::Byte>,
-    Slot<MPI_WCHAR, wchar_t, Group::Other>,
-    Slot<MPI_SHORT, short, Group::CInteger>,
-    Slot<MPI_UNSIGNED_SHORT, unsigned short, Group::CInteger>,
-    Slot<MPI_INT, int, Group::CInteger>,
-    Slot<MPI_UNSIGNED, unsigned, Group::CInteger>,
-    Slot<MPI_LONG, long, Group::CInteger>,
-    Slot<MPI_UNSIGNED_LONG, unsigned long, Group::CInteger>,
+    Slot<MPI_DATATYPE_NULL, unsigned char, Group::None>, Slot<MPI_CHAR, char, Group::CharExtension>,
+    Slot<MPI_SIGNED_CHAR, signed char, Group::CInteger>, Slot<MPI_UNSIGNED_CHAR, unsigned char, Group::CInteger>,
+    Slot<MPI_BYTE, unsigned char, Group::Byte>, Slot<MPI_WCHAR, wchar_t, Group::Other>,
+    Slot<MPI_SHORT, short, Group::CInteger>, Slot<MPI_UNSIGNED_SHORT, unsigned short, Group::CInteger>,
+    Slot<MPI_INT, int, Group::CInteger>, Slot<MPI_UNSIGNED, unsigned, Group::CInteger>,
+    Slot<MPI_LONG, long, Group::CInteger>, Slot<MPI_UNSIGNED_LONG, unsigned long, Group::CInteger>,
     Slot<MPI_LONG_LONG_INT, long long, Group::CInteger>,
-    Slot<MPI_UNSIGNED_LONG_LONG, unsigned long long, Group::CInteger>,
-    Slot<MPI_FLOAT, float, Group::Floating>,
-    Slot<MPI_DOUBLE, double, Group::Floating>,
-    Slot<MPI_LONG_DOUBLE, long double, Group::Floating>,
-    Slot<MPI_INT8_T, std::int8_t, Group::CInteger>,
-    Slot<MPI_INT16_T, std::int16_t, Group::CInteger>,
-    Slot<MPI_INT32_T, std::int32_t, Group::CInteger>,
-    Slot<MPI_INT64_T, std::int64_t, Group::CInteger>,
-    Slot<MPI_UINT8_T, std::uint8_t, Group::CInteger>,
-    Slot<MPI_UINT16_T, std::uint16_t, Group::CInteger>,
-    Slot<MPI_UINT32_T, std::uint32_t, Group::CInteger>,
-    Slot<MPI_UINT64_T, std::uint64_t, Group::CInteger>,
-    Slot<MPI_C_BOOL, BoolByte, Group::Logical>,
-    Slot<MPI_AINT, MPI_Aint, Group::MultiLanguage>,
-    Slot<MPI_OFFSET, MPI_Offset, Group::MultiLanguage>,
-    Slot<MPI_COUNT, MPI_Count, Group::MultiLanguage>,
+    Slot<MPI_UNSIGNED_LONG_LONG, unsigned long long, Group::CInteger>, Slot<MPI_FLOAT, float, Group::Floating>,
+    Slot<MPI_DOUBLE, double, Group::Floating>, Slot<MPI_LONG_DOUBLE, long double, Group::Floating>,
+    Slot<MPI_INT8_T, std::int8_t, Group::CInteger>, Slot<MPI_INT16_T, std::int16_t, Group::CInteger>,
+    Slot<MPI_INT32_T, std::int32_t, Group::CInteger>, Slot<MPI_INT64_T, std::int64_t, Group::CInteger>,
+    Slot<MPI_UINT8_T, std::uint8_t, Group::CInteger>, Slot<MPI_UINT16_T, std::uint16_t, Group::CInteger>,
+    Slot<MPI_UINT32_T, std::uint32_t, Group::CInteger>, Slot<MPI_UINT64_T, std::uint64_t, Group::CInteger>,
+    Slot<MPI_C_BOOL, BoolByte, Group::Logical>, Slot<MPI_AINT, MPI_Aint, Group::MultiLanguage>,
+    Slot<MPI_OFFSET, MPI_Offset, Group::MultiLanguage>, Slot<MPI_COUNT, MPI_Count, Group::MultiLanguage>,
     Slot<MPI_C_FLOAT_COMPLEX, std::complex<float>, Group::Complex>,
     Slot<MPI_C_DOUBLE_COMPLEX, std::complex<double>, Group::Complex>,
     Slot<MPI_C_LONG_DOUBLE_COMPLEX, std::complex<long double>, Group::Complex>,
-    Slot<MPI_PACKED, unsigned char, Group::Other>,
-    Slot<MPI_FLOAT_INT, ValueIndex<float>, Group::Pair>,
-    Slot<MPI_DOUBLE_INT, ValueIndex<double>, Group::Pair>,
-    Slot<MPI_LONG_INT, ValueIndex<long>, Group::Pair>,
-    Slot<MPI_2INT, ValueIndex<int>, Group::Pair>,
-    Slot<MPI_SHORT_INT, ValueIndex<short>, Group::Pair>,
-    Slot<MPI_LONG_DOUBLE_INT, ValueIndex<long double>, Group::Pair>>;
+    Slot<MPI_PACKED, unsigned char, Group::Other>, Slot<MPI_FLOAT_INT, ValueIndex<float>, Group::Pair>,
+    Slot<MPI_DOUBLE_INT, ValueIndex<double>, Group::Pair>, Slot<MPI_LONG_INT, ValueIndex<long>, Group::Pair>,
+    Slot<MPI_2INT, ValueIndex<int>, Group::Pair>, Slot<MPI_SHORT_INT, ValueIndex<short>, Group::Pair>,
+    Slot<MPI_LONG_DOUBLE_INT, ValueIndex<long double>, Group::Pair>, Slot<MPI_CXX_BOOL, BoolByte, Group::Logical>,
+    Slot<MPI_CXX_FLOAT_COMPLEX, std::complex<float>, Group::Complex>,
+    Slot<MPI_CXX_DOUBLE_COMPLEX, std::complex<double>, Group::Complex>,
+    Slot<MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>, Group::Complex>>;
 
 inline constexpr std::size_t kTypeCount = std::tuple_size_v<Slots>;
 static_assert(kTypeCount == SHMPI_PREDEFINED_TYPES);

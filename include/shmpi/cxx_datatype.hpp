@@ -4,7 +4,7 @@
 // are the message. Arithmetic types and std::complex<float|double|long
 // double> map at compile time to their predefined MPI datatype (int ->
 // MPI_INT, std::int64_t -> the predefined type of its underlying integer,
-// bool -> MPI_C_BOOL, ...), so reductions and MPI_Get_count work in
+// bool -> MPI_CXX_BOOL, std::complex<double> -> MPI_CXX_DOUBLE_COMPLEX, ...), so reductions and MPI_Get_count work in
 // elements. Every other Transferable type goes as MPI_BYTE with count
 // size() * sizeof(T); it can be sent, received and probed, not reduced
 // (concept Reducible).
@@ -62,10 +62,14 @@ template <> struct datatype_traits<unsigned long long> : predefined_as<MPI_UNSIG
 template <> struct datatype_traits<float> : predefined_as<MPI_FLOAT> {};
 template <> struct datatype_traits<double> : predefined_as<MPI_DOUBLE> {};
 template <> struct datatype_traits<long double> : predefined_as<MPI_LONG_DOUBLE> {};
-template <> struct datatype_traits<bool> : predefined_as<MPI_C_BOOL> {};
-template <> struct datatype_traits<std::complex<float>> : predefined_as<MPI_C_FLOAT_COMPLEX> {};
-template <> struct datatype_traits<std::complex<double>> : predefined_as<MPI_C_DOUBLE_COMPLEX> {};
-template <> struct datatype_traits<std::complex<long double>> : predefined_as<MPI_C_LONG_DOUBLE_COMPLEX> {};
+template <>
+struct datatype_traits<bool> : predefined_as<MPI_CXX_BOOL> {};
+template <>
+struct datatype_traits<std::complex<float>> : predefined_as<MPI_CXX_FLOAT_COMPLEX> {};
+template <>
+struct datatype_traits<std::complex<double>> : predefined_as<MPI_CXX_DOUBLE_COMPLEX> {};
+template <>
+struct datatype_traits<std::complex<long double>> : predefined_as<MPI_CXX_LONG_DOUBLE_COMPLEX> {};
 
 // Types with a predefined MPI datatype: the ones reductions accept.
 template <class T>

@@ -23,10 +23,10 @@ struct Particle {
 static_assert(shmpi::datatype_of<int> == MPI_INT);
 static_assert(shmpi::datatype_of<const double> == MPI_DOUBLE);
 static_assert(shmpi::datatype_of<long double> == MPI_LONG_DOUBLE);
-static_assert(shmpi::datatype_of<bool> == MPI_C_BOOL);
+static_assert(shmpi::datatype_of<bool> == MPI_CXX_BOOL);
 static_assert(shmpi::datatype_of<char> == MPI_CHAR);
-static_assert(shmpi::datatype_of<std::complex<double>> == MPI_C_DOUBLE_COMPLEX);
-static_assert(shmpi::datatype_of<std::complex<float>> == MPI_C_FLOAT_COMPLEX);
+static_assert(shmpi::datatype_of<std::complex<double>> == MPI_CXX_DOUBLE_COMPLEX);
+static_assert(shmpi::datatype_of<std::complex<float>> == MPI_CXX_FLOAT_COMPLEX);
 static_assert(shmpi::datatype_of<Particle> == MPI_BYTE);
 static_assert(shmpi::datatype_of<std::array<int, 2>> == MPI_BYTE);
 static_assert(shmpi::Reducible<std::uint64_t> && shmpi::Reducible<std::int8_t>);

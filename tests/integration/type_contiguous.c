@@ -27,6 +27,16 @@ static void names_and_status(void) {
   int len = -1;
   MPI_Type_get_name(MPI_DOUBLE, name, &len);
   CHECK(strcmp(name, "MPI_DOUBLE") == 0 && len == 10, "name of MPI_DOUBLE: '%s' (%d)", name, len);
+  MPI_Type_get_name(MPI_CXX_DOUBLE_COMPLEX, name, &len);
+  CHECK(strcmp(name, "MPI_CXX_DOUBLE_COMPLEX") == 0, "name of MPI_CXX_DOUBLE_COMPLEX: '%s'", name);
+  /* The C++ types reduce as their C twins: std::complex<double> is two doubles, bool a byte. */
+  double z[2] = {1.5, -2.0}, acc[2] = {0.25, 4.0};
+  int err = MPI_Reduce_local(z, acc, 1, MPI_CXX_DOUBLE_COMPLEX, MPI_SUM);
+  CHECK(err == MPI_SUCCESS && acc[0] == 1.75 && acc[1] == 2.0, "CXX_DOUBLE_COMPLEX sum: %d (%g, %g)", err, acc[0],
+        acc[1]);
+  unsigned char t[2] = {1, 0}, u[2] = {0, 0};
+  err = MPI_Reduce_local(t, u, 2, MPI_CXX_BOOL, MPI_LOR);
+  CHECK(err == MPI_SUCCESS && u[0] == 1 && u[1] == 0, "CXX_BOOL lor: %d (%d %d)", err, u[0], u[1]);
   MPI_Datatype pair, dup;
   MPI_Type_contiguous(2, MPI_INT, &pair);
   MPI_Type_get_name(pair, name, &len);
