@@ -118,11 +118,13 @@ class Pml {
   // the receives posted for the tags just below want.tag, one per
   // `span_unit` bytes; those leave the posted queue when it matches, so no
   // later message can meet them, and the first receive's `spanned` says
-  // how many they were. Only to peers on this node (spans_to()).
+  // how many they were. Only to peers on this node (spans_to()). With
+  // `runs` (where moves_runs() says so) the bytes come from / go into that
+  // layout, as start_send's and start_recv's do.
   void start_spanning_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                           std::size_t bytes);
+                           std::size_t bytes, const RunLayout* runs = nullptr);
   void start_spanned_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
-                          std::uint64_t span_unit);
+                          std::uint64_t span_unit, const RunLayout* runs = nullptr);
   bool spans_to(std::uint32_t dest) const noexcept { return remote_[dest] == 0; }
 
   // Cancels a receive still waiting for a message, or a send none of which

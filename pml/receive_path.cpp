@@ -40,8 +40,9 @@ void Pml::start_operand_recv(Request& request, const Envelope& want, void* buffe
 }
 
 void Pml::start_spanned_recv(Request& request, const Envelope& want, void* buffer, std::size_t capacity,
-                             std::uint64_t span_unit) {
+                             std::uint64_t span_unit, const RunLayout* runs) {
   set_up_receive(request, buffer, capacity);
+  request.layout = runs;
   request.span_unit = span_unit;
   take_or_post(request, want);
 }

@@ -54,9 +54,9 @@ void Pml::start_send(Request& request, std::uint32_t dest, const Envelope& envel
 }
 
 void Pml::start_spanning_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
-                              std::size_t bytes) {
+                              std::size_t bytes, const RunLayout* runs) {
   request.first_flags = kSpans;
-  begin_send(request, dest, envelope, buffer, bytes, SendMode::Standard, nullptr);
+  begin_send(request, dest, envelope, buffer, bytes, SendMode::Standard, runs);
 }
 
 void Pml::begin_send(Request& request, std::uint32_t dest, const Envelope& envelope, const void* buffer,
