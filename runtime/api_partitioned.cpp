@@ -45,6 +45,10 @@ int partitioned_init(const char* call, bool send, const void* buf, int partition
   op->peer = peer;
   op->world_peer = t.proc_null() ? 0 : t.comm->world_rank(peer);
   op->tag = tag;
+  if (t.packed() && t.element != 0) {  // partitions are not byte ranges of the buffer
+    op->type = context.datatypes().layout(type);
+    op->count = static_cast<std::uint64_t>(count);
+  }
   MpiRequest& r = context.requests().allocate(*request);
   r.comm = comm;
   r.proc_null = t.proc_null();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/api.hpp"
+#include "runtime/packing.hpp"
 #include "runtime/request_table.hpp"
 
 namespace shmpi::runtime {
@@ -46,7 +47,60 @@ bool try_pair(Context& context, PartitionedOp& op) {
   op.setup = *mine;
   op.part_count = mine->partitions;
   op.parts = std::make_unique<pml::Request[]>(static_cast<std::size_t>(op.part_count));
+  if (op.type) {
+    const auto parts = static_cast<std::size_t>(op.part_count);
+    op.runs = std::make_unique<pml::RunLayout[]>(parts);
+    op.unpack = std::make_unique<std::uint8_t[]>(parts);
+    // Messages start inside our elements only if a send partition's bytes
+    // are not a whole number of them.
+    if (!context.pml().moves_runs() || op.setup.partition_bytes % static_cast<std::uint64_t>(op.type->size()) != 0)
+      op.staging = std::make_unique<std::byte[]>(static_cast<std::size_t>(op.partitions) * op.partition_bytes);
+  }
   op.paired = true;
+  return true;
+}
+
+// The runs of `elements` elements of `op`'s type from element `first` on.
+pml::RunLayout runs_from(const PartitionedOp& op, std::uint64_t first, std::uint64_t elements) noexcept {
+  const datatype::Type& type = *op.type;
+  return pml::describe_runs(type.program(), elements, type.extent(),
+                            op.buffer + static_cast<std::int64_t>(first) * type.extent());
+}
+
+// Receive with a type: posts part i's receive of `room` bytes at stream
+// offset `offset`, into our elements' runs where its bytes start on an
+// element's boundary, else into the packed copy (unpacked by settle()).
+void post_typed_receive(Context& context, PartitionedOp& op, std::int32_t i, std::uint64_t offset, std::uint64_t room) {
+  const pml::Envelope want = partition_envelope(op, op.peer, i);
+  const std::uint64_t each = op.setup.partition_bytes;
+  const auto size = static_cast<std::uint64_t>(op.type->size());
+  op.unpack[i] = 0;
+  if (room == 0) {  // beyond our buffer: whatever comes is truncated
+    context.pml().start_spanned_recv(op.parts[i], want, op.buffer, 0, each);
+  } else if (op.staging == nullptr || (context.pml().moves_runs() && offset % size == 0)) {
+    const std::uint64_t first = offset / size;
+    op.runs[i] = runs_from(op, first, static_cast<std::uint64_t>(op.partitions) * op.count - first);
+    context.pml().start_spanned_recv(op.parts[i], want, op.buffer, room, each, &op.runs[i]);
+  } else {
+    op.unpack[i] = 1;
+    context.pml().start_spanned_recv(op.parts[i], want, op.staging.get() + offset, room, each);
+  }
+}
+
+// Receive: whether part i (the first its message fills) has completed; a
+// message received into the packed copy is unpacked into our elements
+// first, once.
+bool settle(PartitionedOp& op, std::int32_t i) noexcept {
+  const pml::Request& part = op.parts[i];
+  if (!part.complete) return false;
+  if (op.unpack != nullptr && op.unpack[i] != 0) {
+    op.unpack[i] = 0;
+    const std::uint64_t offset = static_cast<std::uint64_t>(i) * op.setup.partition_bytes;
+    const std::uint64_t bytes = std::min<std::uint64_t>(part.status.bytes, part.capacity);
+    const std::uint64_t elements = static_cast<std::uint64_t>(op.partitions) * op.count;
+    pml::scatter_into(runs_from(op, 0, elements), offset + bytes, offset,
+                      std::span<const std::byte>(op.staging.get() + offset, bytes));
+  }
   return true;
 }
 
@@ -68,10 +122,30 @@ void post_receives(Context& context, PartitionedOp& op) {
     const std::uint64_t offset = static_cast<std::uint64_t>(i) * each;
     const std::uint64_t to_end = each * static_cast<std::uint64_t>(op.part_count - i);
     const std::uint64_t room = offset >= capacity ? 0 : std::min(to_end, capacity - offset);
+    if (op.type) {
+      post_typed_receive(context, op, i, offset, room);
+      continue;
+    }
     std::byte* at = room == 0 ? op.buffer : op.buffer + offset;
     context.pml().start_spanned_recv(op.parts[i], partition_envelope(op, op.peer, i), at, room, each);
   }
   op.posted = true;
+}
+
+// Send with a type: where the message of partitions [first, end) comes
+// from. Their runs (nullptr for a contiguous type, or when packed into the
+// copy at `bytes`, which is then where it comes from; else `bytes` is unused).
+const pml::RunLayout* typed_source(PartitionedOp& op, std::int32_t first, std::int32_t end, std::byte*& bytes) {
+  if (!op.type) return nullptr;
+  const auto elements = static_cast<std::uint64_t>(end - first) * op.count;
+  const pml::RunLayout runs = runs_from(op, static_cast<std::uint64_t>(first) * op.count, elements);
+  if (op.staging == nullptr) {
+    op.runs[first] = runs;
+    return &op.runs[first];
+  }
+  bytes = op.staging.get() + static_cast<std::size_t>(first) * op.partition_bytes;
+  pack_elements(*op.type, elements, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(runs.origin)), bytes);
+  return nullptr;
 }
 
 // Send: starts the messages of send partitions [first, end), marked ready
@@ -82,14 +156,18 @@ void send_ready(Context& context, MpiRequest& r, std::int32_t first, std::int32_
   pml::Pml& pml = context.pml();
   const bool spans = end - first > 1 && op.partition_bytes != 0 && pml.spans_to(op.world_peer);
   if (spans) {
-    pml.start_spanning_send(op.parts[first], op.world_peer, partition_envelope(op, op.self, first),
-                            op.buffer + static_cast<std::size_t>(first) * op.partition_bytes,
-                            static_cast<std::size_t>(end - first) * op.partition_bytes);
+    std::byte* from = op.buffer + static_cast<std::size_t>(first) * op.partition_bytes;
+    const pml::RunLayout* runs = typed_source(op, first, end, from);
+    pml.start_spanning_send(op.parts[first], op.world_peer, partition_envelope(op, op.self, first), from,
+                            static_cast<std::size_t>(end - first) * op.partition_bytes, runs);
     for (std::int32_t i = first + 1; i < end; ++i) op.parts[i].complete = true;
   } else {
-    for (std::int32_t i = first; i < end; ++i)
-      pml.start_send(op.parts[i], op.world_peer, partition_envelope(op, op.self, i),
-                     op.buffer + static_cast<std::size_t>(i) * op.partition_bytes, op.partition_bytes);
+    for (std::int32_t i = first; i < end; ++i) {
+      std::byte* from = op.buffer + static_cast<std::size_t>(i) * op.partition_bytes;
+      const pml::RunLayout* runs = typed_source(op, i, i + 1, from);
+      pml.start_send(op.parts[i], op.world_peer, partition_envelope(op, op.self, i), from, op.partition_bytes,
+                     pml::SendMode::Standard, runs);
+    }
   }
   // Sent whole (the last message is, if any is), it may end another
   // thread's MPI_Wait on this request.
@@ -126,6 +204,11 @@ int init_partitioned(Context& context, MpiRequest& r, std::unique_ptr<Partitione
     op->setup = SetupRecord{op->tag, op->partitions, 0, op->partition_bytes, *first, 0};
     op->parts = std::make_unique<pml::Request[]>(static_cast<std::size_t>(op->partitions));
     op->part_count = op->partitions;
+    if (op->type) {
+      op->runs = std::make_unique<pml::RunLayout[]>(static_cast<std::size_t>(op->partitions));
+      if (!context.pml().moves_runs())
+        op->staging = std::make_unique<std::byte[]>(static_cast<std::size_t>(op->partitions) * op->partition_bytes);
+    }
   }
   if (op->peer >= 0) op->sequence = pairing.next_sequence(op->send, op->internal_context, op->peer, op->tag);
   op->setup.sequence = op->sequence;
@@ -177,7 +260,7 @@ bool poll_partitioned(Context& context, MpiRequest& r) noexcept {
       if (!op.paired && !try_pair(context, op)) return false;
       post_receives(context, op);
     }
-    while (op.settled < op.part_count && op.parts[op.settled].complete) op.settled = next_part(op, op.settled);
+    while (op.settled < op.part_count && settle(op, op.settled)) op.settled = next_part(op, op.settled);
   }
   if (op.settled < op.part_count) return false;
   finish(r, op);
@@ -215,7 +298,7 @@ bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept 
     bool all = true;
     // Walks the messages' receives: parts a message spanned are not among them.
     for (std::int32_t i = op.settled; i < hi && all; i = next_part(op, i))
-      all = op.parts[i].complete || next_part(op, i) <= lo;
+      all = next_part(op, i) <= lo || settle(op, i);
     if (all) return true;
     if (attempt == 0) context.pml().progress();
   }

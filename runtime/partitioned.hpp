@@ -21,6 +21,19 @@
 // tag from one sender match in order, so round r's partition i meets round
 // r's receive even when the sender runs rounds ahead.
 //
+// Datatypes that are not contiguous. Partition i of `count` elements per
+// partition is elements [i * count, (i + 1) * count) of the type, and what
+// travels is their packed stream, so send partition i is bytes
+// [i, i + 1) * partition_bytes of the sender's stream and lands at the same
+// offset of the receiver's, whatever either side's partitioning. A send
+// hands the pml the runs of its partitions' elements (pml/run_layout.hpp);
+// a receive hands it the runs of its elements from the one where the send
+// partition's bytes start when they start on an element's boundary, and
+// else receives that message into a packed copy, unpacked into the
+// elements when it completes (before MPI_Parrived or the request's
+// completion can report it). Where the pml moves no runs (peers on other
+// nodes) both sides go through packed copies.
+//
 // Internal tags: user tags are >= 0 and MPI_ANY_TAG is -1; the internal
 // collectives use small positive tags on the internal context. Partitioned
 // traffic takes the tags below -1 there: kSetupTag for setups, and
@@ -38,7 +51,9 @@
 #include <optional>
 #include <tuple>
 
+#include "datatype/type.hpp"
 #include "pml/request.hpp"
+#include "pml/run_layout.hpp"
 
 namespace shmpi::runtime {
 
@@ -91,6 +106,22 @@ struct PartitionedOp {
   std::int32_t part_count = 0;
   std::int32_t settled = 0;  // parts[0, settled) have completed this round
   bool posted = false;       // receive: this round's receives are posted
+
+  // A datatype that is not contiguous (and not empty); null for the others,
+  // whose partitions are plain byte ranges of `buffer`. Kept alive here.
+  datatype::TypeRef type;
+  std::uint64_t count = 0;  // elements per partition (with `type`)
+  // With `type`, one per part. Send: the runs of the message starting at
+  // that partition (set as it starts). Receive: the runs of our elements
+  // from the one that part's bytes start at, to the end (when posted).
+  std::unique_ptr<pml::RunLayout[]> runs;
+  // With `type`, packed bytes where the pml cannot move runs: the sender's
+  // whole stream when it moves none; the receiver's whole stream, holding
+  // the messages that start inside one of our elements (or all, when it
+  // moves none). Receive: `unpack[i]` is set while part i's message is in
+  // `staging` and not yet unpacked into our elements.
+  std::unique_ptr<std::byte[]> staging;
+  std::unique_ptr<std::uint8_t[]> unpack;
 };
 
 // The pairing state of this process's partitioned requests, and the
@@ -149,7 +180,7 @@ bool poll_partitioned(Context& context, MpiRequest& r) noexcept;
 // `call` then.
 int mark_ready(Context& context, MpiRequest& r, int first, int last, const char* call);
 // Whether every byte of receive partition `partition` (checked to be in
-// range) of the active receive `r` has arrived.
+// range) of the active receive `r` has arrived and is in place.
 bool partition_arrived(Context& context, MpiRequest& r, int partition) noexcept;
 
 }  // namespace shmpi::runtime

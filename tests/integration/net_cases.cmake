@@ -23,6 +23,8 @@ if(SHMPI_WITH_UCX)
   net_case(any_source.np4 4 "^any_source: 300 messages from 3 senders OK$" 1 any_source 100)
   net_case(random_traffic.np3 3 "^random_traffic: rank [0-9]+ OK \\([0-9]+ messages, [0-9]+ bytes\\)$" 3
            random_traffic 301 40)
+  # Partitioned with non-contiguous datatypes: both sides pack (the network moves bytes only).
+  net_case(partitioned_types.np2 2 "^partitioned_types: rank [0-9]+ OK" 2 partitioned_types 5)
   net_case(all_pairs.np2 2 "^all_pairs: 2 ranks, [0-9]+ sizes up to 16777216 bytes: OK$" 1 all_pairs)
 
   # MPI_Cancel of sends that left, to a peer on the other node
