@@ -7,6 +7,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/p2p.hpp"
+#include "runtime/packed_transfer.hpp"
 #include "runtime/partitioned.hpp"
 
 using namespace shmpi::runtime;
@@ -35,6 +36,12 @@ int partitioned_init(const char* call, bool send, const void* buf, int partition
   if (int rc = send ? prepare_send(context, call, buf, n, type, peer, tag, comm, t)
                     : prepare_recv(context, call, buf, n, type, peer, tag, comm, t))
     return rc;
+  // ... and, for a receive, all its partitions' elements must be receivable together.
+  const std::int64_t elements = static_cast<std::int64_t>(count) * partitions;
+  if (!send && t.packed() && partitions > 1 && elements <= INT_MAX)
+    if (int rc =
+            raise_if(context, t.comm, call, check_receivable(context.datatypes(), type, static_cast<int>(elements))))
+      return rc;
   auto op = std::make_unique<PartitionedOp>();
   op->send = send;
   op->partitions = partitions;

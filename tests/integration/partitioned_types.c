@@ -9,7 +9,8 @@
  * long enough to be copied run to run; a strided sender
  * and a contiguous receiver and the other way round; a struct with a hole
  * received as pairs of three, so send partitions start inside receive
- * elements; an indexed type; a sender rounds ahead of its receiver.
+ * elements; an indexed type; a sender rounds ahead of its receiver; a
+ * receive whose partitions' elements overlap, refused.
  * Partitions are marked ready one by one, in ranges and in lists, in a
  * shuffled order. Every receive partition MPI_Parrived reports must hold
  * its data already, and the holes between a type's runs stay untouched.
@@ -252,6 +253,28 @@ static void sender_ahead(int total, int stride, int send_parts, int recv_parts) 
   free(want);
 }
 
+/* A receive whose partitions' elements overlap one another is refused
+ * (MPI-4.1 3.2.2), though each partition's one element alone is fine. */
+static void overlapping_receive(void) {
+  MPI_Datatype vector, shifted;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &vector);                    /* ints 0 and 2 */
+  MPI_Type_create_resized(vector, 0, 2 * sizeof(int), &shifted); /* the next element starts at int 2 */
+  MPI_Type_commit(&shifted);
+  int buf[8];
+  MPI_Request recv = MPI_REQUEST_NULL;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rc = MPI_Precv_init(buf, 2, 1, shifted, left, 7, MPI_COMM_WORLD, MPI_INFO_NULL, &recv);
+  int cls = -1;
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TYPE && recv == MPI_REQUEST_NULL, "overlapping partitions: class %d", cls);
+  rc = MPI_Precv_init(buf, 1, 1, shifted, left, 7, MPI_COMM_WORLD, MPI_INFO_NULL, &recv);
+  CHECK(rc == MPI_SUCCESS, "one partition of one element: rc %d", rc);
+  if (rc == MPI_SUCCESS) MPI_Request_free(&recv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Type_free(&shifted);
+  MPI_Type_free(&vector);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -278,6 +301,7 @@ int main(int argc, char **argv) {
   }
   sender_ahead(1122, 2, 17, 33);
   sender_ahead(1122, 2, 33, 17);
+  overlapping_receive();
   int rc = check_report("partitioned_types");
   MPI_Finalize();
   return rc;
