@@ -58,17 +58,26 @@ const Group* subgroup_or_raise(Context& context, const char* call, const Communi
 // The agreement's exchange among `members` only (we are number `me`):
 // through the first member, on `comm`'s collective context with the
 // user's tag.
+//
+// Every message carries its sender's rank in `comm`, and each receive names
+// the one member it wants by that rank: a rank outside this group may
+// already be in a later MPI_Comm_create_group with the same tag on a group
+// overlapping this one (it skipped ours), and its messages to a member of
+// both must wait there, unmatched, until that member gets to that call.
+// A group's members call in the same order, so between any two ranks the
+// messages of successive calls pair up in order (MPI's non-overtaking rule).
 void max_among(Context& context, const Communicator& comm, const Group& members, int me, int tag,
                ContextProposal& value, const char* call) {
-  InternalChannel channel(context, comm.collective_context(), me, internal_tag_for(tag), call);
+  const auto rank_of = [&](std::size_t i) { return static_cast<std::int32_t>(rank_in(comm.group(), members[i])); };
+  InternalChannel channel(context, comm.collective_context(), comm.rank, internal_tag_for(tag), call);
   if (me != 0) {
     channel.send(members[0], &value, sizeof value);
-    channel.recv(0, members[0], &value, sizeof value);
+    channel.recv(rank_of(0), members[0], &value, sizeof value);
     return;
   }
   for (std::size_t i = 1; i < members.size(); ++i) {
     ContextProposal theirs{0, 0};
-    channel.recv(static_cast<std::int32_t>(i), members[i], &theirs, sizeof theirs);
+    channel.recv(rank_of(i), members[i], &theirs, sizeof theirs);
     value = max_of(value, theirs);
   }
   for (std::size_t i = 1; i < members.size(); ++i) channel.send(members[i], &value, sizeof value);

@@ -1,9 +1,11 @@
 /* comm_create: MPI_Comm_create (even ranks; mismatched groups detected),
- * MPI_Comm_create_group (odd ranks only, the even ones carry on), and
+ * MPI_Comm_create_group (odd ranks only, the even ones carry on; random
+ * overlapping groups in a row, outsiders running ahead), and
  * traffic on the results; MPI_Comm_split_type with MPI_COMM_TYPE_SHARED,
  * HW_GUIDED ("mpi_shared_memory", an unknown resource), HW_UNGUIDED and
  * MPI_UNDEFINED; MPI_Comm_idup; names; MPI_Comm_get_parent.
  * Prints "comm_create: rank R OK" or FAIL lines. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -73,6 +75,43 @@ static int comm_size(MPI_Comm c) {
   int n = -1;
   MPI_Comm_size(c, &n);
   return n;
+}
+
+/* MPI_Comm_create_group over a new pseudo-random group each round (the
+ * same sequence on every rank), all with tag 0: the ranks outside a round's
+ * group run ahead into later rounds, so agreements of overlapping groups
+ * are in flight at once. Every member must end on the same communicator:
+ * a barrier and an allreduce over it give the group's sum. */
+static void test_create_group_overlapping(void) {
+  enum { kRounds = 100 };
+  MPI_Group world = world_group();
+  int *ranks = malloc(sizeof(int) * (size_t)size);
+  unsigned state = 12345u;
+  for (int round = 0; round < kRounds; ++round) {
+    int n = 0, want = 0, mine = 0;
+    for (int w = 0; w < size; ++w) {
+      state = state * 1103515245u + 12345u;
+      if ((state >> 16) & 1u) continue;
+      ranks[n++] = w;
+      want += w;
+      mine |= w == rank;
+    }
+    if (!mine) continue;
+    MPI_Group g;
+    MPI_Comm c;
+    MPI_Group_incl(world, n, ranks, &g);
+    MPI_Comm_create_group(MPI_COMM_WORLD, g, 0, &c);
+    MPI_Barrier(c);
+    int sum = -1;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c);
+    CHECK(comm_size(c) == n && sum == want, "round %d: size %d of %d, allreduce %d, want %d", round, comm_size(c), n,
+          sum, want);
+    MPI_Comm_free(&c);
+    MPI_Group_free(&g);
+  }
+  free(ranks);
+  MPI_Group_free(&world);
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 static void test_split_type(void) {
@@ -162,6 +201,7 @@ int main(int argc, char **argv) {
   check_rank = rank;
   test_comm_create();
   test_create_group();
+  test_create_group_overlapping();
   test_split_type();
   test_idup_names_parent();
   test_uneven_contexts();
