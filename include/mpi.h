@@ -320,6 +320,7 @@ SHMPI_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI
                                      MPI_Comm *newcomm))
 SHMPI_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 SHMPI_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 SHMPI_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 SHMPI_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 SHMPI_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))

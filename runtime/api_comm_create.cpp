@@ -1,6 +1,7 @@
 // MPI entry points: communicators made from groups (MPI_Comm_create, also
 // on intercommunicators, MPI_Comm_create_group), by hardware (MPI_Comm_split_type), and the
-// duplicating variants (MPI_Comm_idup, MPI_Comm_dup_with_info).
+// duplicating variants (MPI_Comm_idup, MPI_Comm_dup_with_info,
+// MPI_Comm_idup_with_info).
 #include <algorithm>
 #include <new>
 #include <string>
@@ -233,7 +234,9 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
   }
 }
 
-// Made at once (the agreement is short); the request is complete from the start.
+// The new communicator's handle is set at once; its context agreement runs
+// in the background, the request completing once it is usable
+// (runtime/comm_dup.hpp).
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
   constexpr const char* kCall = "MPI_Comm_idup";
   const Entry entry = enter(kCall);
@@ -242,9 +245,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr || request == nullptr)
     return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm or request pointer");
-  if (int rc = duplicate(context, kCall, comm, nullptr, newcomm)) return rc;
-  *request = completed_request(context, comm, false);
-  return MPI_SUCCESS;
+  return start_duplicate(context, kCall, comm, nullptr, newcomm, request);
 }
 
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
@@ -262,8 +263,26 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* n
   return duplicate(context, kCall, comm, &copy, newcomm);
 }
 
+// MPI-4.0: MPI_Comm_idup whose new communicator gets the hints of `info`.
+extern "C" int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request) {
+  constexpr const char* kCall = "MPI_Comm_idup_with_info";
+  const Entry entry = enter(kCall);
+  Context& context = entry.context();
+  const Communicator* c = context.communicator(comm);
+  if (c == nullptr) return invalid_communicator(context, kCall, comm);
+  if (newcomm == nullptr || request == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm or request pointer");
+  const InfoStore none;
+  const InfoStore* hints = info == MPI_INFO_NULL ? &none : context.objects().infos.find(info);
+  if (hints == nullptr)
+    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
+  const InfoStore copy = *hints;  // the copy callbacks may free `info`
+  return start_duplicate(context, kCall, comm, &copy, newcomm, request);
+}
+
 SHMPI_PMPI_ALIAS(Comm_create)
 SHMPI_PMPI_ALIAS(Comm_create_group)
 SHMPI_PMPI_ALIAS(Comm_split_type)
 SHMPI_PMPI_ALIAS(Comm_idup)
 SHMPI_PMPI_ALIAS(Comm_dup_with_info)
+SHMPI_PMPI_ALIAS(Comm_idup_with_info)

@@ -10,12 +10,15 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "mpi.h"
 #include "runtime/communicator.hpp"
 #include "runtime/stable_slots.hpp"
 
 namespace shmpi::runtime {
+
+class ContextAgreement;
 
 class CommunicatorTable {
  public:
@@ -42,9 +45,16 @@ class CommunicatorTable {
     if (context + 2 > next_context_) next_context_ = context + 2;
   }
 
+  // Context agreements running in the background (MPI_Comm_idup), which
+  // may reserve ids whenever the rank waits (runtime/context_agreement.hpp).
+  const std::vector<ContextAgreement*>& background_agreements() const noexcept { return background_; }
+  void add_background_agreement(ContextAgreement* agreement) { background_.push_back(agreement); }
+  void remove_background_agreement(ContextAgreement* agreement) noexcept { std::erase(background_, agreement); }
+
  private:
   StableSlots<std::optional<Communicator>> slots_;  // index = handle; 0 = MPI_COMM_NULL
   std::uint32_t next_context_ = 4;
+  std::vector<ContextAgreement*> background_;
 };
 
 }  // namespace shmpi::runtime

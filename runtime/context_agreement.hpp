@@ -21,6 +21,22 @@
 // all try again with fresh proposals; the ids reserved in the failed round
 // are lost, harmlessly: ids are 32 bits and never reused.
 //
+// MPI_Comm_idup runs its agreement in the background (runtime/comm_dup.hpp),
+// its exchanges moving on whenever the rank waits for anything, so other
+// agreements of the rank may start and end between them, as other threads'
+// do: it always takes the second exchange, and while one is in flight on a
+// rank (CommunicatorTable::background_agreements()) every agreement that
+// rank joins raises the `shared` flag too: an idup may reserve an id while
+// the rank waits in one of that agreement's exchanges.
+//
+// Background agreements that overlap can end on the same id, each finding
+// it free on the ranks where it is its own proposal and taken on the
+// others; were they to retry in the same mirrored order every time, neither
+// would ever win. So each has a priority the same on all its participants
+// (its parent's collective context and its tag), and one that finds the id
+// proposed here by a lower-priority background agreement which has not yet
+// taken it takes it over: that one then fails here and tries again.
+//
 // Two agreements that end on the same id cannot both succeed on a rank they
 // share: the first to reserve it there makes the second find it taken.
 // Agreements over disjoint ranks may share an id, which is safe: messages
@@ -59,9 +75,12 @@ class ContextAgreement {
  public:
   // Claims this rank's first proposal, `ids` ids from the smallest unused.
   ContextAgreement(Context& context, std::uint32_t ids) noexcept;
+  ~ContextAgreement();
+  ContextAgreement(const ContextAgreement&) = delete;
+  ContextAgreement& operator=(const ContextAgreement&) = delete;
 
   // What this rank contributes to the first exchange.
-  ContextProposal proposal() const noexcept { return {mine_, threads_share_rank() ? 1U : 0U}; }
+  ContextProposal proposal() const noexcept;
 
   // Finishes the agreement from the first exchange's result `agreed` and
   // returns the id, reserved here. `max_all(ContextProposal&)` runs any
@@ -81,18 +100,38 @@ class ContextAgreement {
     }
   }
 
- private:
-  // No participant shares its rank with threads: reserves `id`.
-  std::uint32_t take_alone(std::uint32_t id) noexcept;
-  // Whether `id` is still free here (our own proposal, or above every id
-  // used since); if so, reserves it.
+  // settle()'s steps one at a time, for an agreement in the background,
+  // which always takes the second exchange: run_in_background(), its first
+  // exchange's proposal (shared raised), then take() with its result; if
+  // the second exchange says the id was taken anywhere, renew() and start
+  // again.
+  // From now on in the rank's list of background agreements, until
+  // destroyed; `priority` is the same on every participant, unique among
+  // the agreements of a rank (lower wins). Throws std::bad_alloc.
+  void run_in_background(std::uint64_t priority);
+  ContextProposal background_proposal() const noexcept { return {mine_, 1}; }
+  // Whether `id` is still free here (in our own proposal's ids, or above
+  // every id used since, or in the background in the untaken proposal of a
+  // background agreement we outrank); if so, reserves it.
   bool take(std::uint32_t id) noexcept;
   // Claims a fresh proposal.
   void renew() noexcept;
 
+ private:
+  // No participant shares its rank with threads: reserves `id`.
+  std::uint32_t take_alone(std::uint32_t id) noexcept;
+  // Takes `id` over from a background agreement we outrank that proposes
+  // it here and has not taken it (that one's take() then fails).
+  bool take_over(std::uint32_t id) noexcept;
+
+  static constexpr std::uint32_t kTakenOver = 0;  // mine_ after take_over(): no id (0 is the world's)
+
   CommunicatorTable& table_;
   std::uint32_t ids_;
   std::uint32_t mine_ = 0;
+  bool background_ = false;
+  bool took_ = false;  // take() succeeded since the last proposal
+  std::uint64_t priority_ = 0;
 };
 
 // The exchange over every rank of intracommunicator `comm`: an allreduce

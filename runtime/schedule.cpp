@@ -155,17 +155,41 @@ std::int32_t Schedules::next_tag(std::uint32_t context) {
 }
 
 void Schedules::add(std::unique_ptr<Schedule> schedule, MpiRequest& request) {
-  active_.push_back(Active{std::move(schedule), &request});
+  Schedule* running = schedule.get();
+  active_.push_back(Active{std::move(schedule), nullptr, running, &request});
+}
+
+void Schedules::start(std::unique_ptr<ScheduleChain> chain, MpiRequest& request, pml::Pml& pml) {
+  active_.reserve(active_.size() + 1);  // nothing below can fail
+  Active a{nullptr, std::move(chain), nullptr, &request};
+  if (run_chain(a, pml)) {
+    request.pml.complete = true;
+    return;
+  }
+  active_.push_back(std::move(a));
+}
+
+bool Schedules::run_chain(Active& a, pml::Pml& pml) noexcept {
+  for (;;) {
+    a.running = a.chain->next();
+    if (a.running == nullptr) return true;
+    if (!a.running->start(pml)) return false;
+  }
+}
+
+bool Schedules::advance(Active& a, pml::Pml& pml) noexcept {
+  if (!a.running->progress(pml)) return false;
+  return a.chain == nullptr || run_chain(a, pml);
 }
 
 void Schedules::progress_active(pml::Pml& pml) noexcept {
   for (std::size_t i = 0; i < active_.size();) {
     Active& a = active_[i];
-    if (!a.schedule->progress(pml)) {
+    if (!advance(a, pml)) {
       ++i;
       continue;
     }
-    if (a.schedule->truncated()) a.request->pml.status.result = pml::Completion::Truncated;
+    if (a.schedule != nullptr && a.schedule->truncated()) a.request->pml.status.result = pml::Completion::Truncated;
     a.request->pml.complete = true;
     active_[i] = std::move(active_.back());
     active_.pop_back();

@@ -114,6 +114,20 @@ class Schedule {
   bool truncated_ = false;
 };
 
+// An operation made of schedules run one after another, each one's outcome
+// choosing the next (MPI_Comm_idup's context agreement, runtime/comm_dup.hpp).
+// Its schedules may use one tag: they run in turn on every rank, so between
+// two ranks their messages pair up in order as one schedule's rounds do.
+class ScheduleChain {
+ public:
+  virtual ~ScheduleChain() = default;
+  // Called before anything runs, then each time the schedule it returned
+  // is done: the next to run (owned by the chain, built, not started; it
+  // may be one run before), or nullptr once the operation is complete. Runs
+  // inside waits: it must not fail or call the user.
+  virtual Schedule* next() noexcept = 0;
+};
+
 // The nonblocking collectives in flight, each with the request its caller
 // waits on, and the per-communicator sequence that names each call's tag.
 class Schedules {
@@ -126,6 +140,10 @@ class Schedules {
   // Takes over a started, unfinished schedule; `request.pml.complete` is
   // set once it is done.
   void add(std::unique_ptr<Schedule> schedule, MpiRequest& request);
+  // Starts `chain` and keeps it running with the rest; `request.pml.complete`
+  // is set once its last schedule is done (maybe at once). Throws
+  // std::bad_alloc before starting anything.
+  void start(std::unique_ptr<ScheduleChain> chain, MpiRequest& request, pml::Pml& pml);
 
   // Moves every schedule in flight on (one branch when there are none, so
   // every wait can call it).
@@ -138,9 +156,16 @@ class Schedules {
   static constexpr std::int32_t kFirstTag = 64;
   static constexpr std::uint32_t kTagRange = 1u << 30;
   struct Active {
-    std::unique_ptr<Schedule> schedule;
+    std::unique_ptr<Schedule> schedule;  // a single schedule; null for a chain
+    std::unique_ptr<ScheduleChain> chain;
+    Schedule* running;  // the one in flight: `schedule`, or one of the chain's
     MpiRequest* request;
   };
+  // Moves `a` on; true once its operation is done.
+  static bool advance(Active& a, pml::Pml& pml) noexcept;
+  // Starts the chain's schedules in turn until one is in flight; true if
+  // none is left.
+  static bool run_chain(Active& a, pml::Pml& pml) noexcept;
   void progress_active(pml::Pml& pml) noexcept;
 
   std::vector<Active> active_;

@@ -2,7 +2,7 @@
 # intercommunicators, attributes, topologies, info objects and user error
 # handlers (issue 24); included from CMakeLists.txt, which defines
 # shmpi_case and SHMPI_RUN. shmpi_ok_cases comes from runtime_cases.cmake.
-foreach(program group_ops topo_ops intercomm_ops intercomm_coll_ops info_ops comm_create errhandler_ops)
+foreach(program group_ops topo_ops intercomm_ops intercomm_coll_ops info_ops comm_create comm_idup errhandler_ops)
   add_executable(${program} ${program}.c)
   target_link_libraries(${program} PRIVATE shmpi)
   target_compile_options(${program} PRIVATE -Wall -Wextra $<$<BOOL:${SHMPI_WERROR}>:-Werror>)
@@ -14,6 +14,7 @@ shmpi_ok_cases(intercomm_ops 60 2 3 4 8)
 shmpi_ok_cases(intercomm_coll_ops 60 2 3 4 8)
 shmpi_ok_cases(info_ops 60 1 2 4)
 shmpi_ok_cases(comm_create 60 1 2 3 4 8)
+shmpi_ok_cases(comm_idup 60 1 2 3 4 8)
 shmpi_ok_cases(errhandler_ops 60 1 2 4)
 
 foreach(program attr_ops)
