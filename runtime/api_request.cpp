@@ -55,8 +55,13 @@ bool is_idle(Context& context, MPI_Request handle) noexcept {
 
 // Retires the requests of a multiple completion one by one and remembers
 // the first that failed, for MPI_ERR_IN_STATUS once all are retired.
+// MPI-4.1 3.2.5: the statuses' error fields are written if and only if the
+// call returns MPI_ERR_IN_STATUS, so the caller says beforehand whether
+// one of the requests failed (any_failed).
 class MultipleCompletion {
  public:
+  explicit MultipleCompletion(bool errors_in_status) noexcept : errors_in_status_(errors_in_status) {}
+
   // Retires `requests[index]` (complete and valid) into `status`: one
   // lookup, status filled with its error (MPI_ERR_IN_STATUS points there),
   // request retired (RequestTable::retire).
@@ -70,7 +75,7 @@ class MultipleCompletion {
     const int error = completion_error(r);
     if (status != MPI_STATUS_IGNORE) {
       fill_request_status_of(r, *status);
-      status->MPI_ERROR = error;
+      if (errors_in_status_) status->MPI_ERROR = error;
     }
     if (error != MPI_SUCCESS && failed_ < 0) {
       failed_ = index;
@@ -86,15 +91,25 @@ class MultipleCompletion {
   }
 
  private:
+  bool errors_in_status_;
   int failed_ = -1;
   MPI_Comm failed_comm_ = MPI_COMM_NULL;
 };
+
+// Whether the complete request `handle` (or a null one) failed.
+bool failed(Context& context, MPI_Request handle) noexcept {
+  if (handle == MPI_REQUEST_NULL) return false;
+  const MpiRequest& r = *context.requests().find(handle);
+  return !r.inactive && completion_error(r) != MPI_SUCCESS;
+}
 
 // Retires the completed requests among `indices`, their statuses in that
 // order; MPI_ERR_IN_STATUS if any failed.
 int retire_many(Context& context, const char* call, MPI_Request* requests, const std::vector<int>& indices,
                 MPI_Status* statuses) {
-  MultipleCompletion completion;
+  bool any_failed = false;
+  for (const int i : indices) any_failed = any_failed || failed(context, requests[i]);
+  MultipleCompletion completion(any_failed);
   for (std::size_t k = 0; k < indices.size(); ++k) {
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
     completion.retire(context, requests, indices[k], s);
@@ -137,7 +152,9 @@ BlockedCall blocked_on(Context& context, const MpiRequest& r, const char* call) 
 // one pass (MPI_Waitall retires a whole window of small messages at a time,
 // so this is on the message-rate path).
 int retire_all(Context& context, const char* call, int count, MPI_Request* requests, MPI_Status* statuses) {
-  MultipleCompletion completion;
+  bool any_failed = false;
+  for (int i = 0; i < count; ++i) any_failed = any_failed || failed(context, requests[i]);
+  MultipleCompletion completion(any_failed);
   for (int i = 0; i < count; ++i) {
     MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     if (requests[i] == MPI_REQUEST_NULL) {

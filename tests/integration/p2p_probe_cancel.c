@@ -139,6 +139,14 @@ static void status_error_field(int rank, int size) {
         "Waitall: rc %d, errors %d %d", rc, sts[0].MPI_ERROR, sts[1].MPI_ERROR);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   MPI_Waitall(5, sends, MPI_STATUSES_IGNORE);
+  /* A multiple completion that succeeds writes no error field either. */
+  MPI_Isend(out, 1, MPI_INT, right, 45, MPI_COMM_WORLD, &sends[0]);
+  MPI_Irecv(in, 1, MPI_INT, left, 45, MPI_COMM_WORLD, &reqs[0]);
+  MPI_Status marked[2] = {{.MPI_ERROR = kMark}, {.MPI_ERROR = kMark}};
+  reqs[1] = sends[0];
+  MPI_Waitall(2, reqs, marked);
+  CHECK(marked[0].MPI_ERROR == kMark && marked[1].MPI_ERROR == kMark, "a good Waitall wrote MPI_ERROR (%d %d)",
+        marked[0].MPI_ERROR, marked[1].MPI_ERROR);
 }
 
 int main(int argc, char **argv) {
