@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_rank = -1;
 static int check_failures = 0;
@@ -34,6 +35,16 @@ static inline int pattern_ok(const unsigned char *buf, size_t n, int seed) {
   for (size_t i = 0; i < n; ++i)
     if (buf[i] != (unsigned char)((seed * 29 + i * 7 + (i >> 9)) & 0xff)) return 0;
   return 1;
+}
+
+/* order[0..n) = a permutation of 0..n-1 drawn from *seed (rand_r). */
+static inline void shuffled_order(int *order, int n, unsigned *seed) {
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (int i = n - 1; i > 0; --i) {
+    int j = (int)(rand_r(seed) % (unsigned)(i + 1)), t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
 }
 
 #endif

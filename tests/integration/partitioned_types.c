@@ -27,18 +27,9 @@ enum how { ONE_BY_ONE, RANGES, LIST };
 static int rank, size, right, left;
 static unsigned seed = 1;
 
-static void shuffle(int *order, int n) {
-  for (int i = 0; i < n; ++i) order[i] = i;
-  for (int i = n - 1; i > 0; --i) {
-    int j = (int)(rand_r(&seed) % (unsigned)(i + 1)), t = order[i];
-    order[i] = order[j];
-    order[j] = t;
-  }
-}
-
 static void mark_all(MPI_Request send, int parts, enum how how) {
   int *order = malloc(sizeof(int) * (parts + 1));
-  shuffle(order, parts);
+  shuffled_order(order, parts, &seed);
   if (how == ONE_BY_ONE) {
     for (int i = 0; i < parts; ++i) MPI_Pready(order[i], send);
   } else if (how == RANGES) {
