@@ -9,3 +9,4 @@ set split_threshold=65536
 set claim_ahead_from=256
 set claim_ahead_limit=5696
 set poll_gap_ns=40
+set run_copy_min=4096
