@@ -20,7 +20,9 @@ namespace {
 
 // CPU numbers no real job on this machine uses: the names are only names,
 // and ctest runs shmpirun jobs (holding the real CPUs) beside this test.
-const std::vector<int> kCpus = {900001, 900002, 900003};
+// Each test has its own three (base + 1..3): ctest runs these tests
+// beside one another too, and shared names made them take each other's.
+std::vector<int> cpus(int base) { return {base + 1, base + 2, base + 3}; }
 
 // Entries of `directory` named like a lock file ("shmpi-c..."); other tests
 // running beside this one come and go there with other names.
@@ -47,9 +49,9 @@ std::string name_of(int cpu) { return "shmpi-cpu-" + std::to_string(::getuid()) 
 
 TEST(CoreLocks, SecondHolderSkipsHeldCpusAndSaysSo) {
   CoreLocks first, second;
-  EXPECT_EQ(first.acquire(kCpus, 2), (std::vector<int>{900001, 900002}));
+  EXPECT_EQ(first.acquire(cpus(900000), 2), (std::vector<int>{900001, 900002}));
   EXPECT_FALSE(first.saw_busy());
-  EXPECT_EQ(second.acquire(kCpus, 2), std::vector<int>{900003});
+  EXPECT_EQ(second.acquire(cpus(900000), 2), std::vector<int>{900003});
   EXPECT_TRUE(second.saw_busy());
   EXPECT_TRUE(abstract_name_bound(name_of(900001)));
 }
@@ -58,13 +60,13 @@ TEST(CoreLocks, ReleasedAndDestroyedLocksAreFreeAgain) {
   CoreLocks second;
   {
     CoreLocks first;
-    ASSERT_EQ(first.acquire(kCpus, 3), kCpus);
-    first.release_except(std::vector<int>{900002});
-    EXPECT_EQ(second.acquire(kCpus, 3), (std::vector<int>{900001, 900003}));
-    EXPECT_TRUE(abstract_name_bound(name_of(900002)));
+    ASSERT_EQ(first.acquire(cpus(900010), 3), cpus(900010));
+    first.release_except(std::vector<int>{900012});
+    EXPECT_EQ(second.acquire(cpus(900010), 3), (std::vector<int>{900011, 900013}));
+    EXPECT_TRUE(abstract_name_bound(name_of(900012)));
   }
   CoreLocks third;
-  EXPECT_EQ(third.acquire(kCpus, 3), std::vector<int>{900002});
+  EXPECT_EQ(third.acquire(cpus(900010), 3), std::vector<int>{900012});
   EXPECT_TRUE(third.saw_busy());
 }
 
@@ -72,18 +74,18 @@ TEST(CoreLocks, LeaveNoFileBehind) {
   const std::set<std::string> tmp = lock_like_names_in("/tmp"), shm = lock_like_names_in("/dev/shm");
   {
     CoreLocks locks;
-    ASSERT_EQ(locks.acquire(kCpus, 1), std::vector<int>{900001});
+    ASSERT_EQ(locks.acquire(cpus(900020), 1), std::vector<int>{900021});
     EXPECT_EQ(lock_like_names_in("/tmp"), tmp);
     EXPECT_EQ(lock_like_names_in("/dev/shm"), shm);
   }
-  EXPECT_FALSE(abstract_name_bound(name_of(900001)));
+  EXPECT_FALSE(abstract_name_bound(name_of(900021)));
 }
 
 TEST(CoreLocks, ChildProcessesDoNotInheritThem) {
   pid_t child = -1;
   {
     CoreLocks locks;
-    ASSERT_EQ(locks.acquire(kCpus, 1), std::vector<int>{900001});
+    ASSERT_EQ(locks.acquire(cpus(900030), 1), std::vector<int>{900031});
     int exec_seen[2];  // close-on-exec: end of file once the child has exec'd
     ASSERT_EQ(::pipe2(exec_seen, O_CLOEXEC), 0);
     child = ::fork();
@@ -99,7 +101,7 @@ TEST(CoreLocks, ChildProcessesDoNotInheritThem) {
   }
   // The holder is gone while the child still runs: its CPU is free.
   CoreLocks after;
-  EXPECT_EQ(after.acquire(kCpus, 1), std::vector<int>{900001});
+  EXPECT_EQ(after.acquire(cpus(900030), 1), std::vector<int>{900031});
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 }
