@@ -1,4 +1,5 @@
-# Intel CPUs: a line crossing cores costs more and CMA less than on EPYC.
+# Intel CPUs: a line crossing cores costs more and a contiguous CMA less than
+# on EPYC, a CMA across many runs more (its pages pinned run by run).
 # Measured on 2-core Xeon VMs (Sapphire Rapids class); docs/tunables/<name>.md.
 profile intel
 match cpu_vendor=GenuineIntel
