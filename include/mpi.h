@@ -26,6 +26,7 @@ typedef int MPI_Errhandler;
 typedef int MPI_Group;
 typedef int MPI_Message;
 typedef int MPI_Info;
+typedef int MPI_Fint; /* a Fortran INTEGER: what MPI_*_c2f give and MPI_*_f2c take */
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
@@ -295,6 +296,23 @@ SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
 SHMPI_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 SHMPI_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 SHMPI_DECLARE(int, Comm_free, (MPI_Comm *comm))
+/* Handles between C and Fortran: the same numbers in both languages. */
+SHMPI_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+SHMPI_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+SHMPI_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+SHMPI_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+SHMPI_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+SHMPI_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+SHMPI_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+SHMPI_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+SHMPI_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+SHMPI_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+SHMPI_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+SHMPI_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+SHMPI_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+SHMPI_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+SHMPI_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+SHMPI_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
 SHMPI_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 
 /* Groups */

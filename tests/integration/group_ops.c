@@ -114,6 +114,29 @@ static void test_errors(void) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* Handles through Fortran and back (MPI_*_c2f / _f2c) name the same
+ * objects: the converted world and group still work. */
+static void test_fortran_handles(void) {
+  MPI_Comm world = MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD));
+  int n = -1;
+  MPI_Comm_size(world, &n);
+  int size = -1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CHECK(world == MPI_COMM_WORLD && n == size, "MPI_Comm_f2c(c2f(world)): size %d", n);
+  MPI_Group g;
+  MPI_Comm_group(MPI_COMM_WORLD, &g);
+  MPI_Group back = MPI_Group_f2c(MPI_Group_c2f(g));
+  MPI_Group_size(back, &n);
+  CHECK(back == g && n == size, "MPI_Group_f2c(c2f(group)): size %d", n);
+  MPI_Group_free(&g);
+  CHECK(MPI_Type_f2c(MPI_Type_c2f(MPI_DOUBLE)) == MPI_DOUBLE && MPI_Op_f2c(MPI_Op_c2f(MPI_SUM)) == MPI_SUM &&
+            MPI_Info_f2c(MPI_Info_c2f(MPI_INFO_NULL)) == MPI_INFO_NULL &&
+            MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL &&
+            MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)) == MPI_ERRORS_RETURN &&
+            MPI_Message_f2c(MPI_Message_c2f(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL,
+        "a predefined handle changed through Fortran");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -121,6 +144,7 @@ int main(int argc, char **argv) {
   check_rank = rank;
   test_world_group();
   test_errors();
+  test_fortran_handles();
   const int rc = check_report("group_ops");
   MPI_Finalize();
   return rc;
