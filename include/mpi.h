@@ -122,7 +122,26 @@ typedef struct MPI_Status {
 #define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)40)
 #define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)41)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)42)
-#define SHMPI_PREDEFINED_TYPES 43
+/* Fortran types, named in C too (for mixed-language programs): INTEGER is
+ * an int, REAL a float, DOUBLE PRECISION a double, LOGICAL an int (nonzero
+ * is .TRUE.), CHARACTER a char. */
+#define MPI_CHARACTER ((MPI_Datatype)43)
+#define MPI_LOGICAL ((MPI_Datatype)44)
+#define MPI_INTEGER ((MPI_Datatype)45)
+#define MPI_REAL ((MPI_Datatype)46)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)47)
+#define MPI_COMPLEX ((MPI_Datatype)48)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)49)
+#define MPI_INTEGER1 ((MPI_Datatype)50)
+#define MPI_INTEGER2 ((MPI_Datatype)51)
+#define MPI_INTEGER4 ((MPI_Datatype)52)
+#define MPI_INTEGER8 ((MPI_Datatype)53)
+#define MPI_REAL4 ((MPI_Datatype)54)
+#define MPI_REAL8 ((MPI_Datatype)55)
+#define MPI_COMPLEX8 ((MPI_Datatype)56)
+#define MPI_COMPLEX16 ((MPI_Datatype)57)
+#define MPI_2INTEGER ((MPI_Datatype)58)
+#define SHMPI_PREDEFINED_TYPES 59
 
 /* ---- datatype constructors (MPI_Type_get_envelope, subarray, darray) ---- */
 #define MPI_COMBINER_NAMED 1

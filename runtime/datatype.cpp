@@ -77,6 +77,22 @@ constexpr Entry kEntries[] = {
     SHMPI_TYPE(MPI_CXX_FLOAT_COMPLEX, std::complex<float>),
     SHMPI_TYPE(MPI_CXX_DOUBLE_COMPLEX, std::complex<double>),
     SHMPI_TYPE(MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>),
+    SHMPI_TYPE(MPI_CHARACTER, char),
+    SHMPI_TYPE(MPI_LOGICAL, int),
+    SHMPI_TYPE(MPI_INTEGER, int),
+    SHMPI_TYPE(MPI_REAL, float),
+    SHMPI_TYPE(MPI_DOUBLE_PRECISION, double),
+    SHMPI_TYPE(MPI_COMPLEX, std::complex<float>),
+    SHMPI_TYPE(MPI_DOUBLE_COMPLEX, std::complex<double>),
+    SHMPI_TYPE(MPI_INTEGER1, std::int8_t),
+    SHMPI_TYPE(MPI_INTEGER2, std::int16_t),
+    SHMPI_TYPE(MPI_INTEGER4, std::int32_t),
+    SHMPI_TYPE(MPI_INTEGER8, std::int64_t),
+    SHMPI_TYPE(MPI_REAL4, float),
+    SHMPI_TYPE(MPI_REAL8, double),
+    SHMPI_TYPE(MPI_COMPLEX8, std::complex<float>),
+    SHMPI_TYPE(MPI_COMPLEX16, std::complex<double>),
+    SHMPI_TYPE(MPI_2INTEGER, TwoInt),
 };
 #undef SHMPI_TYPE
 
@@ -121,8 +137,29 @@ constexpr Scalar integer() {
 // sizes from MPI-4.1 Table 19.2: long 4 bytes, wchar_t 2, long double 16).
 std::optional<Basic> scalar_basic(MPI_Datatype handle) {
   switch (handle) {
-    case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_PACKED:
+    case MPI_CHAR:
+    case MPI_SIGNED_CHAR:
+    case MPI_UNSIGNED_CHAR:
+    case MPI_BYTE:
+    case MPI_PACKED:
+    case MPI_CHARACTER:
       return basic_of<char>(Scalar::Bytes);
+    case MPI_LOGICAL:
+    case MPI_INTEGER:
+    case MPI_INTEGER4:
+      return basic_of<std::int32_t>(Scalar::Signed);
+    case MPI_INTEGER1:
+      return basic_of<std::int8_t>(Scalar::Signed);
+    case MPI_INTEGER2:
+      return basic_of<std::int16_t>(Scalar::Signed);
+    case MPI_INTEGER8:
+      return basic_of<std::int64_t>(Scalar::Signed);
+    case MPI_REAL:
+    case MPI_REAL4:
+      return basic_of<float>(Scalar::Float);
+    case MPI_DOUBLE_PRECISION:
+    case MPI_REAL8:
+      return basic_of<double>(Scalar::Float);
     case MPI_C_BOOL:
     case MPI_CXX_BOOL:
       return basic_of<bool>(Scalar::Bytes, 1);
@@ -180,6 +217,11 @@ std::array<TypeRef, SHMPI_PREDEFINED_TYPES> predefined_layouts() {
       pair_layout<std::complex<double>>(all, MPI_CXX_DOUBLE_COMPLEX, MPI_DOUBLE, MPI_DOUBLE, sizeof(double));
   all[MPI_CXX_LONG_DOUBLE_COMPLEX] = pair_layout<std::complex<long double>>(
       all, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_LONG_DOUBLE, MPI_LONG_DOUBLE, sizeof(long double));
+  for (const MPI_Datatype h : {MPI_COMPLEX, MPI_COMPLEX8})
+    all[h] = pair_layout<std::complex<float>>(all, h, MPI_REAL, MPI_REAL, sizeof(float));
+  for (const MPI_Datatype h : {MPI_DOUBLE_COMPLEX, MPI_COMPLEX16})
+    all[h] = pair_layout<std::complex<double>>(all, h, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, sizeof(double));
+  all[MPI_2INTEGER] = pair_layout<TwoInt>(all, MPI_2INTEGER, MPI_INTEGER, MPI_INTEGER, offsetof(TwoInt, index));
   all[MPI_FLOAT_INT] = pair_layout<FloatInt>(all, MPI_FLOAT_INT, MPI_FLOAT, MPI_INT, offsetof(FloatInt, index));
   all[MPI_DOUBLE_INT] = pair_layout<DoubleInt>(all, MPI_DOUBLE_INT, MPI_DOUBLE, MPI_INT, offsetof(DoubleInt, index));
   all[MPI_LONG_INT] = pair_layout<LongInt>(all, MPI_LONG_INT, MPI_LONG, MPI_INT, offsetof(LongInt, index));

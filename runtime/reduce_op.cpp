@@ -16,17 +16,18 @@ namespace {
 // ---- type groups (MPI-3.1 §5.9.2) ---------------------------------------
 
 enum class Group : std::uint8_t {
-  None,           // MPI_DATATYPE_NULL: no op applies
-  CInteger,       // MPI_INT, MPI_UNSIGNED, MPI_INT8_T, ... MPI_UNSIGNED_CHAR
-  CharExtension,  // MPI_CHAR: not a C integer in §5.9.2, accepted as one
-                  // (MPICH's "C_INTEGER_EXTRA" group does the same)
-  Floating,       // MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE
-  Logical,        // MPI_C_BOOL, MPI_CXX_BOOL
-  Complex,        // MPI_C_FLOAT_COMPLEX, ... MPI_CXX_LONG_DOUBLE_COMPLEX
-  Byte,           // MPI_BYTE
-  MultiLanguage,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
-  Pair,           // MPI_FLOAT_INT ... MPI_LONG_DOUBLE_INT (§5.9.4)
-  Other,          // MPI_WCHAR, MPI_PACKED: only MPI_REPLACE applies
+  None,            // MPI_DATATYPE_NULL: no op applies
+  CInteger,        // MPI_INT, MPI_UNSIGNED, MPI_INT8_T, ... MPI_UNSIGNED_CHAR
+  CharExtension,   // MPI_CHAR: not a C integer in §5.9.2, accepted as one
+                   // (MPICH's "C_INTEGER_EXTRA" group does the same)
+  Floating,        // MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE
+  Logical,         // MPI_C_BOOL, MPI_CXX_BOOL, MPI_LOGICAL (an int: nonzero is .TRUE.)
+  Complex,         // MPI_C_FLOAT_COMPLEX, ... MPI_CXX_LONG_DOUBLE_COMPLEX
+  Byte,            // MPI_BYTE
+  MultiLanguage,   // MPI_AINT, MPI_OFFSET, MPI_COUNT
+  FortranInteger,  // MPI_INTEGER, MPI_INTEGER1..8: no logical ops (§6.9.2)
+  Pair,            // MPI_FLOAT_INT ... MPI_LONG_DOUBLE_INT (§5.9.4)
+  Other,           // MPI_WCHAR, MPI_PACKED: only MPI_REPLACE applies
 };
 
 using GroupSet = std::uint32_t;
@@ -90,7 +91,16 @@ using Slots = std::tuple<
     Slot<MPI_LONG_DOUBLE_INT, ValueIndex<long double>, Group::Pair>, Slot<MPI_CXX_BOOL, BoolByte, Group::Logical>,
     Slot<MPI_CXX_FLOAT_COMPLEX, std::complex<float>, Group::Complex>,
     Slot<MPI_CXX_DOUBLE_COMPLEX, std::complex<double>, Group::Complex>,
-    Slot<MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>, Group::Complex>>;
+    Slot<MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>, Group::Complex>,
+    Slot<MPI_CHARACTER, char, Group::Other>, Slot<MPI_LOGICAL, int, Group::Logical>,
+    Slot<MPI_INTEGER, int, Group::FortranInteger>, Slot<MPI_REAL, float, Group::Floating>,
+    Slot<MPI_DOUBLE_PRECISION, double, Group::Floating>, Slot<MPI_COMPLEX, std::complex<float>, Group::Complex>,
+    Slot<MPI_DOUBLE_COMPLEX, std::complex<double>, Group::Complex>,
+    Slot<MPI_INTEGER1, std::int8_t, Group::FortranInteger>, Slot<MPI_INTEGER2, std::int16_t, Group::FortranInteger>,
+    Slot<MPI_INTEGER4, std::int32_t, Group::FortranInteger>, Slot<MPI_INTEGER8, std::int64_t, Group::FortranInteger>,
+    Slot<MPI_REAL4, float, Group::Floating>, Slot<MPI_REAL8, double, Group::Floating>,
+    Slot<MPI_COMPLEX8, std::complex<float>, Group::Complex>, Slot<MPI_COMPLEX16, std::complex<double>, Group::Complex>,
+    Slot<MPI_2INTEGER, ValueIndex<int>, Group::Pair>>;
 
 inline constexpr std::size_t kTypeCount = std::tuple_size_v<Slots>;
 static_assert(kTypeCount == SHMPI_PREDEFINED_TYPES);
@@ -119,7 +129,7 @@ struct Max {
   static constexpr MPI_Op handle = MPI_MAX;
   static constexpr const char* name = "MPI_MAX";
   static constexpr GroupSet allowed =
-      kIntegers | groups({Group::Floating, Group::MultiLanguage});
+      kIntegers | groups({Group::Floating, Group::MultiLanguage, Group::FortranInteger});
   // `a > b ? a : b` is exactly x86 maxps/maxpd, so float loops vectorise.
   template <class T>
   static T apply(T in, T inout) noexcept { return in > inout ? in : inout; }
@@ -137,7 +147,7 @@ struct Sum {
   static constexpr MPI_Op handle = MPI_SUM;
   static constexpr const char* name = "MPI_SUM";
   static constexpr GroupSet allowed =
-      kIntegers | groups({Group::Floating, Group::Complex, Group::MultiLanguage});
+      kIntegers | groups({Group::Floating, Group::Complex, Group::MultiLanguage, Group::FortranInteger});
   template <class T>
   static T apply(T in, T inout) noexcept {
     if constexpr (std::is_integral_v<T>)
@@ -188,7 +198,7 @@ struct LXor {
 };
 
 inline constexpr GroupSet kBitwiseAllowed =
-    kIntegers | groups({Group::Byte, Group::MultiLanguage});
+    kIntegers | groups({Group::Byte, Group::MultiLanguage, Group::FortranInteger});
 
 struct BAnd {
   static constexpr MPI_Op handle = MPI_BAND;
@@ -245,8 +255,8 @@ struct Replace {
   static constexpr MPI_Op handle = MPI_REPLACE;
   static constexpr const char* name = "MPI_REPLACE";
   static constexpr GroupSet allowed =
-      groups({Group::CInteger, Group::CharExtension, Group::Floating, Group::Logical,
-              Group::Complex, Group::Byte, Group::MultiLanguage, Group::Pair, Group::Other});
+      groups({Group::CInteger, Group::CharExtension, Group::Floating, Group::Logical, Group::Complex, Group::Byte,
+              Group::MultiLanguage, Group::FortranInteger, Group::Pair, Group::Other});
   template <class T>
   static T apply(T in, T /*inout*/) noexcept { return in; }
 };

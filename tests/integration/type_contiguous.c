@@ -37,6 +37,24 @@ static void names_and_status(void) {
   unsigned char t[2] = {1, 0}, u[2] = {0, 0};
   err = MPI_Reduce_local(t, u, 2, MPI_CXX_BOOL, MPI_LOR);
   CHECK(err == MPI_SUCCESS && u[0] == 1 && u[1] == 0, "CXX_BOOL lor: %d (%d %d)", err, u[0], u[1]);
+  /* Fortran's types named in C: LOGICAL is an int whose nonzero is .TRUE.,
+   * INTEGER takes arithmetic but no logical operation, 2INTEGER pairs. */
+  int l_in[2] = {5, 0}, l_acc[2] = {7, 7};
+  err = MPI_Reduce_local(l_in, l_acc, 2, MPI_LOGICAL, MPI_LAND);
+  CHECK(err == MPI_SUCCESS && l_acc[0] == 1 && l_acc[1] == 0, "LOGICAL land: %d (%d %d)", err, l_acc[0], l_acc[1]);
+  int i_in[2] = {3, 4}, i_acc[2] = {10, 20};
+  err = MPI_Reduce_local(i_in, i_acc, 2, MPI_INTEGER, MPI_SUM);
+  CHECK(err == MPI_SUCCESS && i_acc[0] == 13 && i_acc[1] == 24, "INTEGER sum: %d", err);
+  err = MPI_Reduce_local(i_in, i_acc, 2, MPI_INTEGER, MPI_LAND);
+  CHECK(err == MPI_ERR_OP, "INTEGER land returned %d, not MPI_ERR_OP", err);
+  int loc_in[2] = {9, 1}, loc_acc[2] = {4, 0}; /* value, index */
+  err = MPI_Reduce_local(loc_in, loc_acc, 1, MPI_2INTEGER, MPI_MAXLOC);
+  CHECK(err == MPI_SUCCESS && loc_acc[0] == 9 && loc_acc[1] == 1, "2INTEGER maxloc: %d", err);
+  MPI_Type_get_name(MPI_DOUBLE_PRECISION, name, &len);
+  int dp_size = 0;
+  MPI_Type_size(MPI_DOUBLE_PRECISION, &dp_size);
+  CHECK(strcmp(name, "MPI_DOUBLE_PRECISION") == 0 && dp_size == 8, "MPI_DOUBLE_PRECISION: '%s', %d bytes", name,
+        dp_size);
   MPI_Datatype pair, dup;
   MPI_Type_contiguous(2, MPI_INT, &pair);
   MPI_Type_get_name(pair, name, &len);

@@ -359,21 +359,33 @@ bool expected_applies(MPI_Op op, MPI_Datatype t) {
       MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG,
       MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T,
       MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T};
-  const std::set<MPI_Datatype> floating{MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+  const std::set<MPI_Datatype> fortran_int{MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
+  const std::set<MPI_Datatype> floating{MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION,
+                                        MPI_REAL4, MPI_REAL8};
+  const std::set<MPI_Datatype> logical{MPI_C_BOOL, MPI_CXX_BOOL, MPI_LOGICAL};
   const std::set<MPI_Datatype> complex{MPI_C_FLOAT_COMPLEX,   MPI_C_DOUBLE_COMPLEX,   MPI_C_LONG_DOUBLE_COMPLEX,
-                                       MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX};
+                                       MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX,
+                                       MPI_COMPLEX,           MPI_DOUBLE_COMPLEX,     MPI_COMPLEX8,
+                                       MPI_COMPLEX16};
   const std::set<MPI_Datatype> multi{MPI_AINT, MPI_OFFSET, MPI_COUNT};
-  const std::set<MPI_Datatype> pairs{MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
-                                     MPI_2INT,      MPI_SHORT_INT,  MPI_LONG_DOUBLE_INT};
+  const std::set<MPI_Datatype> pairs{MPI_FLOAT_INT, MPI_DOUBLE_INT,      MPI_LONG_INT, MPI_2INT,
+                                     MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_2INTEGER};
   const auto in = [t](const std::set<MPI_Datatype>& s) { return s.count(t) != 0; };
   switch (op) {
-    case MPI_MAX: case MPI_MIN: return in(c_int) || in(floating) || in(multi);
-    case MPI_SUM: case MPI_PROD: return in(c_int) || in(floating) || in(complex) || in(multi);
+    case MPI_MAX:
+    case MPI_MIN:
+      return in(c_int) || in(fortran_int) || in(floating) || in(multi);
+    case MPI_SUM:
+    case MPI_PROD:
+      return in(c_int) || in(fortran_int) || in(floating) || in(complex) || in(multi);
     case MPI_LAND:
     case MPI_LOR:
     case MPI_LXOR:
-      return in(c_int) || t == MPI_C_BOOL || t == MPI_CXX_BOOL;
-    case MPI_BAND: case MPI_BOR: case MPI_BXOR: return in(c_int) || t == MPI_BYTE || in(multi);
+      return in(c_int) || in(logical);
+    case MPI_BAND:
+    case MPI_BOR:
+    case MPI_BXOR:
+      return in(c_int) || in(fortran_int) || t == MPI_BYTE || in(multi);
     case MPI_MAXLOC: case MPI_MINLOC: return in(pairs);
     case MPI_REPLACE: case MPI_NO_OP: return t > MPI_DATATYPE_NULL && t < SHMPI_PREDEFINED_TYPES;
     default: return false;
