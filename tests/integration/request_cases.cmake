@@ -30,40 +30,31 @@ shmpi_case(persistent.fatal_start ARGS
   ${SHMPI_RUN} -n 2 $<TARGET_FILE:persistent> fatal_start)
 
 # Partitioned: seeded shuffles of the ready order; also with small eager and
-# rendezvous limits and with single copy refused.
-foreach(n 1 2 3)
-  set(flags)
-  if(n GREATER 2)
-    set(flags --oversubscribe)
-  endif()
-  shmpi_case(partitioned.np${n} TIMEOUT 120 ARGS
-    --count "^partitioned: rank [0-9]+ OK" ${n} --match "^partitioned: seed 1[0-9]$" --no-match "FAIL" --
-    ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:partitioned> 1${n})
-endforeach()
-foreach(setting eager_limit=64 test_cma_eperm=1)
-  string(REGEX REPLACE "[=]" "_" suffix ${setting})
-  shmpi_case(partitioned.${suffix} TIMEOUT 120 ARGS
-    --count "^partitioned: rank [0-9]+ OK" 2 --no-match "FAIL" --
-    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:partitioned> 7)
-endforeach()
-# Partitioned with datatypes that are not contiguous (strided, struct,
-# indexed; partitions starting inside the receiver's elements), eager and
-# rendezvous sizes: data in place once MPI_Parrived says so, holes untouched.
-foreach(n 2 3)
-  set(flags)
-  if(n GREATER 2)
-    set(flags --oversubscribe)
-  endif()
-  shmpi_case(partitioned_types.np${n} TIMEOUT 120 ARGS
-    --count "^partitioned_types: rank [0-9]+ OK" ${n} --match "^partitioned_types: seed 2[0-9]$" --no-match "FAIL" --
-    ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:partitioned_types> 2${n})
-endforeach()
-foreach(setting eager_limit=64 test_cma_eperm=1)
-  string(REGEX REPLACE "[=]" "_" suffix ${setting})
-  shmpi_case(partitioned_types.${suffix} TIMEOUT 120 ARGS
-    --count "^partitioned_types: rank [0-9]+ OK" 2 --no-match "FAIL" --
-    ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:partitioned_types> 7)
-endforeach()
+# rendezvous limits and with single copy refused. partitioned_types does the
+# same with datatypes that are not contiguous (strided, struct, indexed;
+# partitions starting inside the receiver's elements), eager and rendezvous
+# sizes: data in place once MPI_Parrived says so, holes untouched.
+# partitioned_cases(PROGRAM SEED RANKS...): PROGRAM at each rank count
+# (oversubscribed above 2) with seed SEED<n>, then at 2 ranks with each setting.
+function(partitioned_cases program seed)
+  foreach(n ${ARGN})
+    set(flags)
+    if(n GREATER 2)
+      set(flags --oversubscribe)
+    endif()
+    shmpi_case(${program}.np${n} TIMEOUT 120 ARGS
+      --count "^${program}: rank [0-9]+ OK" ${n} --match "^${program}: seed ${seed}[0-9]$" --no-match "FAIL" --
+      ${SHMPI_RUN} -n ${n} ${flags} $<TARGET_FILE:${program}> ${seed}${n})
+  endforeach()
+  foreach(setting eager_limit=64 test_cma_eperm=1)
+    string(REGEX REPLACE "[=]" "_" suffix ${setting})
+    shmpi_case(${program}.${suffix} TIMEOUT 120 ARGS
+      --count "^${program}: rank [0-9]+ OK" 2 --no-match "FAIL" --
+      ${SHMPI_RUN} -n 2 --set ${setting} $<TARGET_FILE:${program}> 7)
+  endforeach()
+endfunction()
+partitioned_cases(partitioned 1 1 2 3)
+partitioned_cases(partitioned_types 2 2 3)
 shmpi_case(partitioned.fatal_pready ARGS
   --rc-nonzero
   --count "^shmpi: rank 0: MPI_Pready: partition 2 out of range: request [0-9]+ has 2 \\(0 to 1\\)$" 1
