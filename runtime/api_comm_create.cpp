@@ -99,6 +99,18 @@ int create_on_intercomm(Context& context, const char* call, const Communicator& 
                      newcomm);
 }
 
+// A copy of the hints of `info` (none for MPI_INFO_NULL) into `out`: a
+// copy, since the attribute copy callbacks a duplicate runs may free `info`.
+// MPI_SUCCESS, or MPI_ERR_INFO raised.
+int hints_of(Context& context, const Communicator* c, const char* call, MPI_Info info, InfoStore& out) {
+  if (info == MPI_INFO_NULL) return MPI_SUCCESS;
+  const InfoStore* hints = context.objects().infos.find(info);
+  if (hints == nullptr)
+    return raise_error(context, c, call, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
+  out = *hints;
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 // Collective over `comm`; every rank passes the same group (checked: the
@@ -255,12 +267,9 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* n
   const Communicator* c = context.communicator(comm);
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr) return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm pointer");
-  const InfoStore none;
-  const InfoStore* hints = info == MPI_INFO_NULL ? &none : context.objects().infos.find(info);
-  if (hints == nullptr)
-    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
-  const InfoStore copy = *hints;  // duplicate() may run callbacks that free `info`
-  return duplicate(context, kCall, comm, &copy, newcomm);
+  InfoStore hints;
+  if (int rc = hints_of(context, c, kCall, info, hints)) return rc;
+  return duplicate(context, kCall, comm, &hints, newcomm);
 }
 
 // MPI-4.0: MPI_Comm_idup whose new communicator gets the hints of `info`.
@@ -272,12 +281,9 @@ extern "C" int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* 
   if (c == nullptr) return invalid_communicator(context, kCall, comm);
   if (newcomm == nullptr || request == nullptr)
     return raise_error(context, c, kCall, MPI_ERR_ARG, "null newcomm or request pointer");
-  const InfoStore none;
-  const InfoStore* hints = info == MPI_INFO_NULL ? &none : context.objects().infos.find(info);
-  if (hints == nullptr)
-    return raise_error(context, c, kCall, MPI_ERR_INFO, "invalid info object " + std::to_string(info));
-  const InfoStore copy = *hints;  // the copy callbacks may free `info`
-  return start_duplicate(context, kCall, comm, &copy, newcomm, request);
+  InfoStore hints;
+  if (int rc = hints_of(context, c, kCall, info, hints)) return rc;
+  return start_duplicate(context, kCall, comm, &hints, newcomm, request);
 }
 
 SHMPI_PMPI_ALIAS(Comm_create)

@@ -13,14 +13,19 @@
 namespace shmpi::runtime {
 namespace {
 
-// The copy of the parent behind `comm` before its context: no name, the
-// attributes the copy callbacks hand out, `hints` if given. MPI_SUCCESS or
-// the callbacks' error, raised.
-int copy_parent(Context& context, const char* call, MPI_Comm comm, const InfoStore* hints, Communicator& dup) {
-  dup = *context.communicator(comm);
+// The parent behind `comm` as a duplicate starts: no name, no attributes
+// yet, `hints` if given. Throws std::bad_alloc.
+Communicator copy_of(Context& context, MPI_Comm comm, const InfoStore* hints) {
+  Communicator dup = *context.communicator(comm);
   dup.name.clear();
   dup.attributes.clear();
   if (hints != nullptr) dup.hints = *hints;
+  return dup;
+}
+
+// Gives `dup` the attributes the copy callbacks of `comm`'s hand out.
+// MPI_SUCCESS or the callbacks' error, raised.
+int copy_attributes(Context& context, const char* call, MPI_Comm comm, Communicator& dup) {
   if (int rc = copy_comm_attributes(context, comm, dup); rc != MPI_SUCCESS) {
     return raise_error(context, context.communicator(comm), call, rc,
                        "an attribute copy callback returned error " + std::to_string(rc));
@@ -125,20 +130,14 @@ class BackgroundDuplicate final : public ScheduleChain {
 
 int duplicate(Context& context, const char* call, MPI_Comm comm, const InfoStore* hints, MPI_Comm* newcomm) {
   try {
-    Communicator dup = *context.communicator(comm);
-    dup.name.clear();
-    dup.attributes.clear();
-    if (hints != nullptr) dup.hints = *hints;
+    Communicator dup = copy_of(context, comm, hints);
     if (dup.inter) {
       dup.context = agree_inter_context(context, dup, call);
     } else {
       // Agreed over dup while it still has the parent's context.
       dup.context = agree_over(context, dup, kIntraContexts, call);
     }
-    if (int rc = copy_comm_attributes(context, comm, dup); rc != MPI_SUCCESS) {
-      return raise_error(context, context.communicator(comm), call, rc,
-                         "an attribute copy callback returned error " + std::to_string(rc));
-    }
+    if (int rc = copy_attributes(context, call, comm, dup)) return rc;
     *newcomm = context.communicators().add(std::move(dup));
   } catch (const std::bad_alloc&) {
     return raise_error(context, context.communicator(comm), call, MPI_ERR_NO_MEM, "out of memory");
@@ -151,8 +150,8 @@ int start_duplicate(Context& context, const char* call, MPI_Comm comm, const Inf
   MPI_Comm added = MPI_COMM_NULL;
   MpiRequest* pending = nullptr;
   try {
-    Communicator dup;
-    if (int rc = copy_parent(context, call, comm, hints, dup)) return rc;
+    Communicator dup = copy_of(context, comm, hints);
+    if (int rc = copy_attributes(context, call, comm, dup)) return rc;
     const Communicator& parent = *context.communicator(comm);
     auto chain = std::make_unique<BackgroundDuplicate>(context, parent,
                                                        context.schedules().next_tag(parent.collective_context()));
