@@ -388,6 +388,13 @@ class Pml {
 
   // Single-copy reads (single_copy_reads.cpp).
   bool single_copy_on() const noexcept { return single_copy_ != nullptr && single_copy_->enabled(); }
+  // Whether the `bytes` single copy of `request`'s message from `peer` is
+  // split with the sender (contiguous or run to run): large enough, the
+  // sender offered to write, and the caller does not read it right after.
+  bool shares_copy(const Request& request, std::uint32_t peer, bool peer_can_write, std::size_t bytes) const noexcept {
+    return peer_can_write && peer != transport_.rank() && single_copy_on() && limits_.split_threshold != 0 &&
+           bytes >= limits_.split_threshold && !request.read_at_once;
+  }
   bool read_from(std::uint32_t peer, std::uint64_t address, void* into, std::size_t bytes) noexcept;
   void read_later(Request& request, std::uint32_t peer, std::size_t bytes) noexcept;
   void flush_reads() noexcept;

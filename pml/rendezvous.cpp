@@ -69,8 +69,7 @@ void Pml::start_rendezvous(Request& request, std::uint32_t peer, std::uint64_t a
       return;
     }
   }
-  if (peer_can_write && cross_process && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
-      !request.read_at_once) {
+  if (shares_copy(request, peer, peer_can_write, n)) {
     start_split(request, n);
     return;
   }

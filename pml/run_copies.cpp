@@ -42,8 +42,7 @@ void Pml::start_run_rendezvous(Request& request, std::uint32_t peer, bool sender
     stream_rendezvous(request);
     return;
   }
-  if (peer_can_write && peer != transport_.rank() && limits_.split_threshold != 0 && n >= limits_.split_threshold &&
-      !request.read_at_once) {
+  if (shares_copy(request, peer, peer_can_write, n)) {
     start_run_split(request, peer, mine, theirs, n);
     return;
   }
